@@ -1,0 +1,73 @@
+import Synchronization
+
+/// An event components publish to whoever listens, without knowing them.
+public protocol AppEvent: Sendable {}
+
+/// Publish/subscribe of typed events; subscribers are held weakly, so a listener that goes away stops listening.
+public final class EventBus: Sendable {
+    private struct Subscription: Sendable {
+        let token: SubscriptionToken
+        let subscriber: WeakReference
+        let deliver: @Sendable (AnyObject, any AppEvent) -> Void
+    }
+
+    private let subscriptions = Mutex<[ObjectIdentifier: [Subscription]]>([:])
+
+    /// Creates a bus with no subscribers.
+    public init() {}
+
+    /// Delivers every `E` published from now on to `handler`, as long as `subscriber` lives.
+    @discardableResult
+    public func subscribe<E: AppEvent, Subscriber: AnyObject & Sendable>(
+        _ subscriber: Subscriber, to event: E.Type, handler: @escaping @Sendable (Subscriber, E) -> Void
+    ) -> SubscriptionToken {
+        let token = SubscriptionToken()
+        let subscription = Subscription(token: token, subscriber: WeakReference(subscriber)) { object, event in
+            guard let object = object as? Subscriber, let event = event as? E else { return }
+            handler(object, event)
+        }
+        subscriptions.withLock { $0[ObjectIdentifier(event), default: []].append(subscription) }
+        return token
+    }
+
+    /// Stops the subscription `token` was returned for.
+    public func unsubscribe(_ token: SubscriptionToken) {
+        subscriptions.withLock { table in
+            for key in table.keys { table[key]?.removeAll { $0.token == token } }
+        }
+    }
+
+    /// Delivers `event` synchronously, in subscription order, to every live subscriber of its type.
+    public func publish<E: AppEvent>(_ event: E) {
+        let key = ObjectIdentifier(E.self)
+        let current = subscriptions.withLock { table in
+            table[key]?.removeAll { $0.subscriber.object == nil }
+            return table[key] ?? []
+        }
+        // Deliver outside the lock so a handler may publish or subscribe in turn.
+        for subscription in current {
+            guard let object = subscription.subscriber.object else { continue }
+            subscription.deliver(object, event)
+        }
+    }
+
+    /// How many live subscribers `event` has.
+    public func subscriberCount<E: AppEvent>(for event: E.Type) -> Int {
+        subscriptions.withLock { $0[ObjectIdentifier(event)]?.filter { $0.subscriber.object != nil }.count ?? 0 }
+    }
+}
+
+/// Identifies one subscription, to cancel it.
+public struct SubscriptionToken: Sendable, Hashable {
+    // The token keeps its marker alive, so no other token can reuse its identity.
+    private let marker = Marker()
+    private final class Marker: Sendable {}
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.marker === rhs.marker }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(marker)) }
+}
+
+private final class WeakReference: Sendable {
+    weak let object: (AnyObject & Sendable)?
+    init(_ object: AnyObject & Sendable) { self.object = object }
+}

@@ -1,0 +1,163 @@
+import Synchronization
+
+/// The bus components talk through: URL routes, services and events.
+///
+/// Safe to use from any task: registration and lookup share a lock-protected table whose
+/// readers copy it out (a reference count, no deep copy) and match without holding the lock.
+public final class Router: Sendable {
+    /// The services components provide each other.
+    public let services: ServiceRegistry
+    /// The publish/subscribe bus.
+    public let events: EventBus
+    /// The caps applied to every URL opened.
+    public let limits: RouterLimits
+
+    private struct Entry: Sendable {
+        var pattern: RoutePattern
+        var owner: String
+        var handler: RouteHandler
+    }
+
+    private struct Table: Sendable {
+        var trie = RouteTrie()
+        var entries: [Entry?] = []
+        var types: [String: ParameterType] = Dictionary(uniqueKeysWithValues: ParameterType.builtIn.map { ($0.name, $0) })
+        var fallback: RouteHandler?
+        var webContainer: RouteHandler?
+    }
+
+    private let table = Mutex(Table())
+
+    /// Creates an empty router with its own service registry and event bus.
+    public init(limits: RouterLimits = .default) {
+        self.limits = limits
+        self.services = ServiceRegistry()
+        self.events = EventBus()
+    }
+
+    /// Adds a custom parameter type for patterns like `<sku:code>`; register types before routes that use them.
+    public func register(parameterType: ParameterType) throws {
+        try table.withLock { table in
+            guard table.types[parameterType.name] == nil else { throw RouterError.duplicateParameterType(parameterType.name) }
+            table.types[parameterType.name] = parameterType
+        }
+    }
+
+    /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
+    public func register(_ pattern: String, owner: String, handler: @escaping RouteHandler) throws {
+        let parsed = try RoutePattern(parsing: pattern)
+        try table.withLock { table in
+            let id = table.entries.count
+            if let existing = try table.trie.insert(parsed, types: table.types, id: id), let other = table.entries[existing] {
+                throw RouterError.duplicateRoute(
+                    pattern: pattern, owner: owner, existingPattern: other.pattern.text, existingOwner: other.owner)
+            }
+            table.entries.append(Entry(pattern: parsed, owner: owner, handler: handler))
+        }
+    }
+
+    /// Registers a typed route: the handler gets the route value decoded from the URL.
+    public func register<R: Route>(
+        _ route: R.Type, owner: String, handler: @escaping @Sendable (R, RouteRequest) async throws -> (any Sendable)?
+    ) throws {
+        try register(R.pattern.text, owner: owner) { request in
+            try await handler(try R(request: request), request)
+        }
+    }
+
+    /// Removes the route of `pattern`'s shape; returns whether there was one.
+    @discardableResult
+    public func unregister(_ pattern: String) throws -> Bool {
+        let parsed = try RoutePattern(parsing: pattern)
+        return table.withLock { table in
+            guard let id = table.trie.remove(parsed) else { return false }
+            table.entries[id] = nil
+            return true
+        }
+    }
+
+    /// Sets what opens a well-formed URL that no route matches.
+    public func setFallback(_ handler: RouteHandler?) {
+        table.withLock { $0.fallback = handler }
+    }
+
+    /// Sets what opens `http` and `https` URLs: the web container.
+    public func setWebContainer(_ handler: RouteHandler?) {
+        table.withLock { $0.webContainer = handler }
+    }
+
+    /// The whole route table, sorted by pattern.
+    public var routes: [RouteDescription] {
+        table.withLock { $0.entries.compactMap { $0.map { RouteDescription(pattern: $0.pattern.text, owner: $0.owner) } } }
+            .sorted { ($0.pattern, $0.owner) < ($1.pattern, $1.owner) }
+    }
+
+    /// The request `url` would be handled with, without running any handler; nil when no route matches.
+    public func match(_ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) throws -> RouteRequest? {
+        let parsed = try RouteURL(url, limits: limits)
+        return resolve(parsed, arguments: arguments, origin: origin)?.request
+    }
+
+    /// Whether `url` is well-formed and a route (not the fallback) would open it.
+    public func canOpen(_ url: String) -> Bool {
+        guard let parsed = try? RouteURL(url, limits: limits) else { return false }
+        return resolve(parsed, arguments: [:], origin: .inApp) != nil
+    }
+
+    /// Opens `url`: the matched route's handler, else the web container for http(s), else the fallback.
+    ///
+    /// Throws ``RouterError/invalidURL(_:reason:)`` for a malformed URL and ``RouterError/noRoute(_:)``
+    /// when nothing handles it; errors thrown by the handler pass through.
+    public func open(_ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
+        let parsed = try RouteURL(url, limits: limits)
+        if let (request, handler) = resolve(parsed, arguments: arguments, origin: origin) {
+            return try await handler(request)
+        }
+        let (web, fallback) = table.withLock { ($0.webContainer, $0.fallback) }
+        let request = RouteRequest(url: parsed, arguments: arguments, origin: origin)
+        if parsed.isWeb, let web {
+            return try await web(request)
+        }
+        guard let fallback else { throw RouterError.noRoute(url) }
+        return try await fallback(request)
+    }
+
+    /// Opens `url` and returns its value as a `V`; throws ``RouterError/unexpectedResult(url:expected:got:)`` otherwise.
+    public func open<V>(_ url: String, as type: V.Type, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> V {
+        let value = try await open(url, arguments: arguments, origin: origin)
+        guard let typed = value as? V else {
+            throw RouterError.unexpectedResult(url: url, expected: "\(V.self)", got: value.map { "\(Swift.type(of: $0))" } ?? "nothing")
+        }
+        return typed
+    }
+
+    /// Opens a typed route.
+    public func open<R: Route>(_ route: R, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
+        try await open(try route.url(), arguments: arguments, origin: origin)
+    }
+
+    /// Opens `url` from code that is not async; `completion` gets the result on an unspecified task.
+    public func open(
+        _ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp,
+        completion: @escaping @Sendable (Result<(any Sendable)?, any Error>) -> Void
+    ) {
+        Task {
+            do {
+                completion(.success(try await open(url, arguments: arguments, origin: origin)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    private func resolve(_ url: RouteURL, arguments: [String: any Sendable], origin: RouteOrigin) -> (request: RouteRequest, handler: RouteHandler)? {
+        let (trie, entries) = table.withLock { ($0.trie, $0.entries) }
+        guard let match = trie.match(url), let entry = entries[match.id] else { return nil }
+        let names = entry.pattern.captureNames
+        let pathParameters = Dictionary(uniqueKeysWithValues: zip(names, match.captures))
+        let request = RouteRequest(
+            url: url, pattern: entry.pattern, owner: entry.owner,
+            pathParameters: pathParameters, arguments: arguments, origin: origin)
+        return (request, entry.handler)
+    }
+}

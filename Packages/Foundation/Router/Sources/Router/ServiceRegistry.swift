@@ -1,0 +1,94 @@
+import Synchronization
+
+/// Protocol -> factory registry: a component provides a service under an interface protocol,
+/// others resolve it by that protocol without knowing the implementation.
+public final class ServiceRegistry: Sendable {
+    /// How long a resolved instance lives.
+    public enum Scope: Sendable {
+        /// One instance, made on first use and shared.
+        case singleton
+        /// A new instance on every resolve.
+        case transient
+    }
+
+    private struct Registration: Sendable {
+        var owner: String
+        var name: String
+        var scope: Scope
+        var factory: @Sendable (ServiceResolver) throws -> any Sendable
+    }
+
+    private struct State: Sendable {
+        var registrations: [ObjectIdentifier: Registration] = [:]
+        var instances: [ObjectIdentifier: any Sendable] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Registers `factory` as the provider of `service`; a second provider is an error naming both owners.
+    public func register<Service: Sendable>(
+        _ service: Service.Type, owner: String, scope: Scope = .singleton,
+        factory: @escaping @Sendable (ServiceResolver) throws -> Service
+    ) throws {
+        let key = ObjectIdentifier(service)
+        let name = "\(service)"
+        try state.withLock { state in
+            if let existing = state.registrations[key] {
+                throw RouterError.duplicateService(service: name, owner: owner, existingOwner: existing.owner)
+            }
+            state.registrations[key] = Registration(owner: owner, name: name, scope: scope, factory: factory)
+        }
+    }
+
+    /// Registers an instance that already exists.
+    public func register<Service: Sendable>(_ service: Service.Type, owner: String, instance: Service) throws {
+        try register(service, owner: owner) { _ in instance }
+    }
+
+    /// The provider of `service`; throws ``RouterError/unknownService(_:)`` when nobody registered it.
+    public func resolve<Service: Sendable>(_ service: Service.Type) throws -> Service {
+        try ServiceResolver(registry: self, chain: []).resolve(service)
+    }
+
+    /// Whether some component provides `service`.
+    public func isRegistered<Service>(_ service: Service.Type) -> Bool {
+        state.withLock { $0.registrations[ObjectIdentifier(service)] != nil }
+    }
+
+    /// Every registered service with its owner, sorted by service name.
+    public var registrations: [(service: String, owner: String)] {
+        state.withLock { $0.registrations.values.map { ($0.name, $0.owner) } }.sorted { $0.service < $1.service }
+    }
+
+    fileprivate func resolve<Service: Sendable>(_ service: Service.Type, chain: [String]) throws -> Service {
+        let key = ObjectIdentifier(service)
+        let (registration, cached) = state.withLock { ($0.registrations[key], $0.instances[key]) }
+        guard let registration else { throw RouterError.unknownService("\(service)") }
+        if let typed = cached as? Service { return typed }
+        guard !chain.contains(registration.name) else { throw RouterError.serviceCycle(chain + [registration.name]) }
+        let made = try registration.factory(ServiceResolver(registry: self, chain: chain + [registration.name]))
+        guard let typed = made as? Service else { throw RouterError.unknownService("\(service)") }
+        guard registration.scope == .singleton else { return typed }
+        // Two tasks may race to make a singleton; the first one stored wins, so everyone shares it.
+        let winner = state.withLock { state in
+            if let stored = state.instances[key] { return stored }
+            state.instances[key] = typed
+            return typed
+        }
+        return (winner as? Service) ?? typed
+    }
+}
+
+/// What a service factory resolves its own dependencies through; it detects factories that need each other.
+public struct ServiceResolver: Sendable {
+    fileprivate let registry: ServiceRegistry
+    fileprivate let chain: [String]
+
+    /// Resolves `service`, following the chain of the factory being run.
+    public func resolve<Service: Sendable>(_ service: Service.Type) throws -> Service {
+        try registry.resolve(service, chain: chain)
+    }
+}
