@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Session",
+    products: [
+        .library(name: "Session", targets: ["Session"]),
+    ],
+    dependencies: [
+        .package(path: "../Storage"),
+    ],
+    targets: [
+        .target(name: "Session", dependencies: ["Storage"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Storage"]),
+    ]
+)

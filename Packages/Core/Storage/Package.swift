@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Storage",
+    products: [
+        .library(name: "Storage", targets: ["Storage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    ]
+)

@@ -1,0 +1,55 @@
+/// A UI-agnostic screen that a component returns through the router; a shell decides how to show it.
+public struct Screen: Sendable, Hashable, Codable {
+    /// The title shown above the screen.
+    public var title: String
+    /// The content, top to bottom.
+    public var elements: [Element]
+
+    /// One piece of a screen.
+    public enum Element: Sendable, Hashable, Codable {
+        /// A section heading.
+        case heading(String)
+        /// A paragraph or line of text.
+        case text(String)
+        /// A link the user can follow: a title and the router URL it opens.
+        case link(Link)
+        /// A visual break between sections.
+        case divider
+    }
+
+    /// Creates a screen.
+    public init(title: String, elements: [Element] = []) {
+        self.title = title
+        self.elements = elements
+    }
+
+    /// The links on the screen, in the order they appear: the order a shell numbers them in.
+    public var links: [Link] {
+        elements.compactMap { element in
+            if case .link(let link) = element { link } else { nil }
+        }
+    }
+
+    /// Appends a heading.
+    public mutating func heading(_ text: String) { elements.append(.heading(text)) }
+    /// Appends a line of text.
+    public mutating func text(_ text: String) { elements.append(.text(text)) }
+    /// Appends a link to `url`.
+    public mutating func link(_ title: String, _ url: String) { elements.append(.link(Link(title: title, url: url))) }
+    /// Appends a divider.
+    public mutating func divider() { elements.append(.divider) }
+}
+
+/// A titled router URL on a screen.
+public struct Link: Sendable, Hashable, Codable {
+    /// What the user sees.
+    public var title: String
+    /// The router URL it opens.
+    public var url: String
+
+    /// Creates a link.
+    public init(title: String, url: String) {
+        self.title = title
+        self.url = url
+    }
+}
