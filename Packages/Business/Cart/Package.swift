@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Cart",
+    products: [
+        .library(name: "Cart", targets: ["Cart"]),
+        .executable(name: "CartDemo", targets: ["CartDemo"]),
+    ],
+    dependencies: [
+        .package(path: "../../Interfaces/CartInterface"),
+        .package(path: "../../Interfaces/ProductInterface"),
+        .package(path: "../../Interfaces/OrderInterface"),
+        .package(path: "../../Foundation/Router"),
+        .package(path: "../../Foundation/ScreenKit"),
+        .package(path: "../../Foundation/Models"),
+        .package(path: "../../Core/Storage"),
+    ],
+    targets: [
+        .target(name: "Cart", dependencies: ["CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .executableTarget(name: "CartDemo", dependencies: ["Cart", "ProductInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .testTarget(name: "CartTests", dependencies: ["Cart", "CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
+    ]
+)

@@ -1,0 +1,74 @@
+import Cart
+import CartInterface
+import Foundation
+import Models
+import OrderInterface
+import ProductInterface
+import Router
+import ScreenKit
+import Storage
+import Testing
+
+private struct Catalog: ProductCatalog {
+    let products = [
+        ProductSummary(id: 1, name: "Mug", price: Money(cents: 500), blurb: ""),
+        ProductSummary(id: 2, name: "Pot", price: Money(cents: 900), blurb: ""),
+    ]
+    func allProducts() -> [ProductSummary] { products }
+    func product(id: Int) -> ProductSummary? { products.first { $0.id == id } }
+    func search(_ text: String) -> [ProductSummary] { [] }
+}
+
+private final class CountWatcher: Sendable {
+    let counts = Mutex<[Int]>([])
+}
+
+import Synchronization
+
+@Suite struct CartTests {
+    private func boot(storage: Storage) throws -> Router {
+        let router = Router()
+        try router.services.register((any ProductCatalog).self, owner: "test", instance: Catalog())
+        try CartModule(storage: storage).register(in: ModuleContext(router: router))
+        return router
+    }
+
+    @Test func addMergesLinesAndShowsTheTotal() async throws {
+        let router = try boot(storage: Storage())
+        _ = try await router.open("shop://cart/add/1")
+        _ = try await router.open("shop://cart/add/2?quantity=2")
+        let screen = try await router.open("shop://cart/add/1", as: Screen.self)
+        #expect(screen.elements.contains(.text("2 × Mug @ $5.00 = $10.00")))
+        #expect(screen.elements.contains(.text("Total: $28.00")))
+        #expect(screen.links.first?.url == "shop://order/checkout")
+    }
+
+    @Test func badQuantityAndUnknownProductShowANotice() async throws {
+        let router = try boot(storage: Storage())
+        let zero = try await router.open("shop://cart/add/1?quantity=0", as: Screen.self)
+        #expect(zero.elements.first == .text("Cannot add 0 units: add between 1 and 99."))
+        let unknown = try await router.open("shop://cart/add/77", as: Screen.self)
+        #expect(unknown.elements.first == .text("There is no product number 77."))
+        #expect(try router.services.resolve((any CartService).self).lines().isEmpty)
+    }
+
+    @Test func cartSurvivesARestartOnTheSameDatabase() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cart-\(UUID()).sqlite").path
+        _ = try await boot(storage: Storage(path: path)).open("shop://cart/add/2?quantity=3")
+        let reopened = try boot(storage: Storage(path: path))
+        #expect(try reopened.services.resolve((any CartService).self).lines().map(\.quantity) == [3])
+    }
+
+    @Test func publishesChangesAndEmptiesWhenAnOrderIsPlaced() async throws {
+        let router = try boot(storage: Storage())
+        let watcher = CountWatcher()
+        router.events.subscribe(watcher, to: CartChanged.self) { watcher, event in watcher.counts.withLock { $0.append(event.itemCount) } }
+        _ = try await router.open("shop://cart/add/1?quantity=2")
+        _ = try await router.open("shop://cart/remove/1")
+        _ = try await router.open("shop://cart/add/2")
+        router.events.publish(OrderPlaced(order: OrderSummary(id: 1, userID: "a", lines: [], total: .zero(), placedAt: Date())))
+        #expect(watcher.counts.withLock { $0 } == [2, 0, 1, 0])
+        let screen = try await router.open("shop://cart", as: Screen.self)
+        #expect(screen.elements.contains(.text("Your cart is empty.")))
+    }
+}

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Order",
+    products: [
+        .library(name: "Order", targets: ["Order"]),
+        .executable(name: "OrderDemo", targets: ["OrderDemo"]),
+    ],
+    dependencies: [
+        .package(path: "../../Interfaces/OrderInterface"),
+        .package(path: "../../Interfaces/CartInterface"),
+        .package(path: "../../Interfaces/UserInterface"),
+        .package(path: "../../Interfaces/ProductInterface"),
+        .package(path: "../../Foundation/Router"),
+        .package(path: "../../Foundation/ScreenKit"),
+        .package(path: "../../Foundation/Models"),
+        .package(path: "../../Core/Storage"),
+    ],
+    targets: [
+        .target(name: "Order", dependencies: ["OrderInterface", "CartInterface", "UserInterface", "ProductInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .executableTarget(name: "OrderDemo", dependencies: ["Order", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .testTarget(name: "OrderTests", dependencies: ["Order", "OrderInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage"]),
+    ]
+)

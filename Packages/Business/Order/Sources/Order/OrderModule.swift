@@ -1,0 +1,47 @@
+public import Router
+import CartInterface
+import Foundation
+import OrderInterface
+import ProductInterface
+import ScreenKit
+public import Storage
+import UserInterface
+
+/// The Order component: provides ``OrderHistory`` and owns the `shop://order/...` routes. What it
+/// shows depends on who is signed in, which it learns from ``AccountService``.
+public struct OrderModule: AppModule {
+    public let name = "order"
+    public let dependencies = ["user", "cart"]
+    private let book: OrderBook
+
+    /// A module keeping orders in `storage`.
+    public init(storage: Storage, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.book = OrderBook(storage: storage, clock: clock)
+    }
+
+    public func register(in context: ModuleContext) throws {
+        let book = self.book
+        let services = context.services
+        let events = context.events
+        try services.register((any OrderHistory).self, owner: name, instance: book)
+        let currentUser: @Sendable () throws -> UserAccount? = { try services.resolve((any AccountService).self).currentUser() }
+
+        try context.router.register(OrderRoute.List.self, owner: name) { route, _ in
+            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see your orders") }
+            return try OrderScreens.list(try book.orders(of: user.id), for: user)
+        }
+        try context.router.register(OrderRoute.Detail.self, owner: name) { route, _ in
+            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see this order") }
+            return try OrderScreens.detail(try book.order(id: route.id, of: user.id), id: route.id)
+        }
+        try context.router.register(OrderRoute.Checkout.self, owner: name) { route, _ in
+            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "check out") }
+            let cart = try services.resolve((any CartService).self)
+            let lines = try cart.lines()
+            guard !lines.isEmpty else { return try OrderScreens.emptyCart() }
+            let order = try book.place(lines, for: user.id)
+            events.publish(OrderPlaced(order: order))
+            return try OrderScreens.detail(order, id: order.id, notice: "Thank you, \(user.displayName)! Order \(order.id) is placed.")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import Router
+import CartInterface
+import ProductInterface
+import Foundation
+import ScreenKit
+
+/// The Product component: provides the catalog service and owns the `shop://product/...` routes.
+public struct ProductModule: AppModule {
+    public let name = "product"
+    /// The catalog loads first: other components read it while they register.
+    public let priority = 10
+    private let catalog: any ProductCatalog
+
+    /// A module serving `catalog` (the built-in one by default).
+    public init(catalog: any ProductCatalog = BuiltInCatalog()) {
+        self.catalog = catalog
+    }
+
+    public func register(in context: ModuleContext) throws {
+        let catalog = self.catalog
+        try context.services.register((any ProductCatalog).self, owner: name, instance: catalog)
+        let screens = ProductScreens(catalog: catalog)
+        try context.router.register(ProductRoute.List.self, owner: name) { _, _ in try screens.list() }
+        try context.router.register(ProductRoute.Detail.self, owner: name) { route, _ in try screens.detail(id: route.id) }
+        try context.router.register(ProductRoute.Search.self, owner: name) { route, _ in try screens.search(route.q ?? "") }
+    }
+}
+
+/// The screens of the Product component.
+struct ProductScreens: Sendable {
+    let catalog: any ProductCatalog
+
+    func list() throws -> Screen {
+        var screen = Screen(title: "All products")
+        for product in try catalog.allProducts() {
+            screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: product.id).url())
+        }
+        screen.divider()
+        screen.link("View cart", try CartRoute.Show().url())
+        return screen
+    }
+
+    func detail(id: Int) throws -> Screen {
+        guard let product = try catalog.product(id: id) else {
+            var screen = Screen(title: "Product not found")
+            screen.text("There is no product number \(id).")
+            screen.link("All products", try ProductRoute.List().url())
+            return screen
+        }
+        var screen = Screen(title: product.name)
+        screen.text(product.blurb)
+        screen.text("Price: \(product.price)")
+        screen.link("Add to cart", try CartRoute.Add(productID: product.id).url())
+        screen.link("Add 2 to cart", try CartRoute.Add(productID: product.id, quantity: 2).url())
+        screen.link("View cart", try CartRoute.Show().url())
+        screen.link("All products", try ProductRoute.List().url())
+        return screen
+    }
+
+    func search(_ text: String) throws -> Screen {
+        let query = text.trimmingCharacters(in: .whitespaces)
+        var screen = Screen(title: "Search: \(query)")
+        let found = query.isEmpty ? [] : try catalog.search(query)
+        if found.isEmpty {
+            screen.text(query.isEmpty ? "Type something to search for, like shop://product/search?q=mug" : "Nothing matches '\(query)'.")
+        }
+        for product in found {
+            screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: product.id).url())
+        }
+        screen.link("All products", try ProductRoute.List().url())
+        return screen
+    }
+}
+

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "User",
+    products: [
+        .library(name: "User", targets: ["User"]),
+        .executable(name: "UserDemo", targets: ["UserDemo"]),
+    ],
+    dependencies: [
+        .package(path: "../../Interfaces/UserInterface"),
+        .package(path: "../../Interfaces/OrderInterface"),
+        .package(path: "../../Foundation/Router"),
+        .package(path: "../../Foundation/ScreenKit"),
+        .package(path: "../../Core/Session"),
+        .package(path: "../../Core/Storage"),
+    ],
+    targets: [
+        .target(name: "User", dependencies: ["UserInterface", "OrderInterface", "Router", "ScreenKit", "Session"]),
+        .executableTarget(name: "UserDemo", dependencies: ["User", "Router", "ScreenKit", "Session", "Storage"]),
+        .testTarget(name: "UserTests", dependencies: ["User", "UserInterface", "Router", "ScreenKit", "Session", "Storage"]),
+    ]
+)

@@ -1,0 +1,70 @@
+public import Router
+import OrderInterface
+import ScreenKit
+public import Session
+import UserInterface
+
+/// The User component: provides ``AccountService``, owns the `shop://user/...` routes, and
+/// announces sign-in and sign-out.
+public struct UserModule: AppModule {
+    public let name = "user"
+    public let priority = 5
+    private let accounts: AccountDirectory
+
+    /// A module keeping who is signed in in `session`.
+    public init(session: Session, directory: [UserAccount] = AccountDirectory.demoAccounts) {
+        self.accounts = AccountDirectory(session: session, known: directory)
+    }
+
+    public func register(in context: ModuleContext) throws {
+        let accounts = self.accounts
+        let router = context.router
+        let events = context.events
+        try context.services.register((any AccountService).self, owner: name, instance: accounts)
+
+        try router.register(UserRoute.Profile.self, owner: name) { _, _ in try UserScreens.profile(try accounts.currentUser()) }
+        try router.register(UserRoute.Login.self, owner: name) { route, _ in try UserScreens.login(accounts.known, next: route.next) }
+        try router.register(UserRoute.LoginAs.self, owner: name) { route, request in
+            guard let user = try accounts.signIn(id: route.userID) else {
+                return try UserScreens.login(accounts.known, next: route.next, notice: "There is no account '\(route.userID)'.")
+            }
+            events.publish(UserSignedIn(user: user))
+            // Resume where sign-in was asked for; only app routes, so a link cannot send the user to a web page.
+            if let next = route.next, let url = try? RouteURL(next), url.scheme == request.url.scheme, router.canOpen(next) {
+                return try await router.open(next, arguments: request.arguments, origin: request.origin)
+            }
+            return try UserScreens.profile(user, notice: "Signed in as \(user.displayName).")
+        }
+        try router.register(UserRoute.Logout.self, owner: name) { _, _ in
+            guard let user = try accounts.signOut() else { return try UserScreens.profile(nil, notice: "Nobody was signed in.") }
+            events.publish(UserSignedOut(user: user))
+            return try UserScreens.profile(nil, notice: "\(user.displayName) signed out.")
+        }
+    }
+}
+
+enum UserScreens {
+    static func profile(_ user: UserAccount?, notice: String? = nil) throws -> Screen {
+        var screen = Screen(title: "Account")
+        if let notice { screen.text(notice) }
+        guard let user else {
+            screen.text("You are not signed in.")
+            screen.link("Sign in", try UserRoute.Login().url())
+            return screen
+        }
+        screen.text("Signed in as \(user.displayName) (\(user.id)).")
+        screen.link("My orders", try OrderRoute.List().url())
+        screen.link("Sign out", try UserRoute.Logout().url())
+        return screen
+    }
+
+    static func login(_ accounts: [UserAccount], next: String?, notice: String? = nil) throws -> Screen {
+        var screen = Screen(title: "Sign in")
+        if let notice { screen.text(notice) }
+        screen.text("Choose an account:")
+        for account in accounts {
+            screen.link(account.displayName, try UserRoute.LoginAs(userID: account.id, next: next).url())
+        }
+        return screen
+    }
+}

@@ -1,0 +1,57 @@
+import Router
+import ScreenKit
+import Session
+import Storage
+import Synchronization
+import Testing
+import User
+import UserInterface
+
+private final class EventLog: Sendable {
+    let entries = Mutex<[String]>([])
+}
+
+@Suite struct UserTests {
+    private func boot(_ session: Session) throws -> Router {
+        let router = Router()
+        try router.register("shop://order/list", owner: "test") { request in
+            Screen(title: "Orders", elements: [.text("origin \(request.origin.rawValue)")])
+        }
+        try UserModule(session: session).register(in: ModuleContext(router: router))
+        return router
+    }
+
+    @Test func signInAndOutChangeTheProfileAndAnnounceIt() async throws {
+        let router = try boot(Session(storage: Storage()))
+        let log = EventLog()
+        router.events.subscribe(log, to: UserSignedIn.self) { log, event in log.entries.withLock { $0.append("in \(event.user.id)") } }
+        router.events.subscribe(log, to: UserSignedOut.self) { log, event in log.entries.withLock { $0.append("out \(event.user.id)") } }
+
+        #expect(try await router.open("shop://user/profile", as: Screen.self).elements.contains(.text("You are not signed in.")))
+        let signedIn = try await router.open("shop://user/login/bob", as: Screen.self)
+        #expect(signedIn.elements.contains(.text("Signed in as Bob Marley (bob).")))
+        #expect(try router.services.resolve((any AccountService).self).currentUser()?.id == "bob")
+        _ = try await router.open("shop://user/logout")
+        #expect(try router.services.resolve((any AccountService).self).currentUser() == nil)
+        #expect(log.entries.withLock { $0 } == ["in bob", "out bob"])
+    }
+
+    @Test func loginResumesTheNextAppRouteButNeverAWebPage() async throws {
+        let router = try boot(Session(storage: Storage()))
+        let chooser = try await router.open("shop://user/login?next=shop://order/list", as: Screen.self)
+        #expect(chooser.links.map(\.url) == [
+            "shop://user/login/alice?next=shop%3A%2F%2Forder%2Flist", "shop://user/login/bob?next=shop%3A%2F%2Forder%2Flist",
+        ])
+        let resumed = try await router.open(chooser.links[0].url, as: Screen.self, origin: .deepLink)
+        #expect(resumed.title == "Orders")
+        #expect(resumed.elements == [.text("origin deep-link")])
+        let web = try await router.open("shop://user/login/alice?next=https://evil.example", as: Screen.self)
+        #expect(web.title == "Account")
+    }
+
+    @Test func unknownAccountShowsTheChooserAgain() async throws {
+        let screen = try await boot(Session(storage: Storage())).open("shop://user/login/mallory", as: Screen.self)
+        #expect(screen.title == "Sign in")
+        #expect(screen.elements.first == .text("There is no account 'mallory'."))
+    }
+}
