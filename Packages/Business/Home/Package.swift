@@ -12,14 +12,17 @@ let package = Package(
         .package(path: "../../Interfaces/ProductInterface"),
         .package(path: "../../Interfaces/CartInterface"),
         .package(path: "../../Interfaces/UserInterface"),
-        .package(path: "../../Interfaces/OrderInterface"),
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/ScreenKit"),
         .package(path: "../../Foundation/Models"),
     ],
     targets: [
-        .target(name: "Home", dependencies: ["HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "OrderInterface", "Router", "ScreenKit", "Models"]),
-        .executableTarget(name: "HomeDemo", dependencies: ["Home", "HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "OrderInterface", "Router", "ScreenKit", "Models"]),
-        .testTarget(name: "HomeTests", dependencies: ["Home", "HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "OrderInterface", "Router", "ScreenKit", "Models"]),
+        .target(
+            name: "Home",
+            dependencies: ["HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models"],
+            resources: [.copy("Resources/home-layout.json")]
+        ),
+        .executableTarget(name: "HomeDemo", dependencies: ["Home", "Router", "ScreenKit"]),
+        .testTarget(name: "HomeTests", dependencies: ["Home", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models"]),
     ]
 )

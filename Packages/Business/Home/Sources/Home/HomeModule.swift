@@ -1,0 +1,71 @@
+import CartInterface
+import HomeInterface
+import Models
+import ProductInterface
+public import Router
+import ScreenKit
+import UserInterface
+
+/// The Home component: owns `shop://home`, built from the layout config with what other
+/// components provide (catalog, cart, account) when they are present.
+public struct HomeModule: AppModule {
+    public let name = "home"
+    /// The setting (environment variable in the App) naming a layout file that replaces the bundled one.
+    public static let layoutSetting = "SHOP_HOME_LAYOUT"
+    private let layout: HomeLayout?
+
+    /// A module with `layout`, or the one named by the ``layoutSetting`` setting, else the bundled one.
+    public init(layout: HomeLayout? = nil) {
+        self.layout = layout
+    }
+
+    public func register(in context: ModuleContext) throws {
+        let layout = try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:)) ?? HomeLayout.bundled()
+        let services = context.services
+        try context.router.register(HomeRoute.Home.self, owner: name) { _, _ in
+            try HomeScreen(layout: layout, services: services).render()
+        }
+    }
+}
+
+/// Renders the layout with live data; a section whose provider is missing is left out.
+struct HomeScreen {
+    let layout: HomeLayout
+    let services: ServiceRegistry
+
+    func render() throws -> Screen {
+        var screen = Screen(title: layout.title)
+        for section in layout.sections {
+            switch section {
+            case .greeting:
+                guard let accounts = try? services.resolve((any AccountService).self) else { continue }
+                if let user = try accounts.currentUser() {
+                    screen.text("Welcome back, \(user.displayName).")
+                } else {
+                    screen.text("Welcome! Sign in to see your orders.")
+                    screen.link("Sign in", try UserRoute.Login().url())
+                }
+            case .banner(let text):
+                screen.text("* \(text) *")
+            case .featured(let title, let ids):
+                guard let catalog = try? services.resolve((any ProductCatalog).self) else { continue }
+                screen.heading(title)
+                for id in ids {
+                    guard let product = try catalog.product(id: id) else { continue }
+                    screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: id).url())
+                }
+            case .cart:
+                guard let cart = try? services.resolve((any CartService).self) else { continue }
+                let lines = try cart.lines()
+                let units = lines.reduce(0) { $0 + $1.quantity }
+                screen.heading("Cart")
+                screen.link(units == 0 ? "Your cart is empty" : "Cart: \(units) item\(units == 1 ? "" : "s"), \(lines.map(\.total).sum())",
+                            try CartRoute.Show().url())
+            case .links(let title, let links):
+                screen.heading(title)
+                for link in links { screen.link(link.title, link.url) }
+            }
+        }
+        return screen
+    }
+}
