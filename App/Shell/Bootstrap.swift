@@ -1,0 +1,58 @@
+import Cart
+import Foundation
+import Home
+import Order
+import Product
+public import Router
+import ScreenKit
+import Session
+import Storage
+import User
+
+/// Assembles the app: the one place that knows every component's implementation and wires them.
+public struct Bootstrap: Sendable {
+    /// The router every module registered on.
+    public let router: Router
+    /// The booted modules, to announce lifecycle events to.
+    public let modules: ModuleManager
+    /// Where the database lives.
+    public let databasePath: String
+
+    /// Opens the database, registers every module in dependency order and announces `launch`.
+    public static func boot(environment: [String: String]) async throws -> Bootstrap {
+        let path = StorageLocation.databasePath(environment: environment)
+        let storage = try Storage(path: path)
+        let router = Router()
+        router.setFallback { request in ShellScreens.notFound(request.url.original) }
+        router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
+        let modules: [any AppModule] = [
+            ProductModule(),
+            CartModule(storage: storage),
+            UserModule(session: Session(storage: storage)),
+            OrderModule(storage: storage),
+            HomeModule(),
+        ]
+        let manager = try ModuleManager(modules: modules, context: ModuleContext(router: router, settings: environment))
+        try manager.registerAll()
+        await manager.send(.launch)
+        return Bootstrap(router: router, modules: manager, databasePath: path)
+    }
+}
+
+/// The screens the shell itself owns: what opens when no component does.
+enum ShellScreens {
+    static func notFound(_ url: String) -> Screen {
+        var screen = Screen(title: "Page not found")
+        screen.text("Nothing in the app opens '\(url)'.")
+        screen.link("Home", "shop://home")
+        return screen
+    }
+
+    static func webPage(_ url: String) -> Screen {
+        var screen = Screen(title: "Web page")
+        screen.text("The web container shows \(url)")
+        screen.text("(a terminal has no browser; a phone would show the page here)")
+        screen.link("Home", "shop://home")
+        return screen
+    }
+}

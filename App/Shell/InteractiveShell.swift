@@ -1,0 +1,73 @@
+import Router
+import ScreenKit
+
+/// The terminal shell: renders a screen, numbers its links, and reads what to do next.
+struct InteractiveShell {
+    let app: Bootstrap
+    let runner: AppRunner
+    private var navigator = Navigator()
+
+    init(app: Bootstrap, runner: AppRunner) {
+        self.app = app
+        self.runner = runner
+    }
+
+    mutating func run() async -> Int32 {
+        await app.modules.send(.foreground)
+        await open(AppRunner.homeURL)
+        while true {
+            runner.output("> ")
+            guard let line = runner.readLine() else {
+                runner.output("\n")
+                break
+            }
+            let command = line.trimmingCharacters(in: .whitespaces)
+            if command == "quit" || command == "exit" { break }
+            await handle(command)
+        }
+        await app.modules.send(.background)
+        return 0
+    }
+
+    private mutating func handle(_ command: String) async {
+        switch command {
+        case "":
+            if let screen = navigator.current { show(screen) }
+        case "back":
+            if let screen = navigator.back() { show(screen) } else { runner.output("Already at the first screen.\n") }
+        case "home":
+            await open(AppRunner.homeURL)
+        case "routes":
+            runner.output(AppRunner.routeTable(app.router.routes))
+        case "help":
+            runner.output(AppRunner.help)
+        case _ where command.contains("://"):
+            await open(command)
+        default:
+            guard let number = Int(command) else {
+                runner.output("Unknown command '\(command)'. Type a link number, a URL, back, home, routes, help or quit.\n")
+                return
+            }
+            let links = navigator.current?.links ?? []
+            guard links.indices.contains(number - 1) else {
+                runner.output("There is no link \(number) on this screen; choose 1 to \(links.count).\n")
+                return
+            }
+            await open(links[number - 1].url)
+        }
+    }
+
+    private mutating func open(_ url: String) async {
+        do {
+            let screen = try await app.router.open(url, as: Screen.self)
+            navigator.push(screen)
+            show(screen)
+        } catch {
+            runner.output("Cannot open '\(url)': \(error)\n")
+        }
+    }
+
+    private func show(_ screen: Screen) {
+        runner.output("\n" + TextRenderer().render(screen) + "\n")
+    }
+}

@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// BEGIN componentctl: components
+// Generated from components.yaml by `componentctl sync`; edit components.yaml or use `componentctl pin`, not this block.
+let componentPackages: [Package.Dependency] = [
+    .package(path: "Packages/Business/Cart"),
+    .package(path: "Packages/Business/Home"),
+    .package(path: "Packages/Business/Order"),
+    .package(path: "Packages/Business/Product"),
+    .package(path: "Packages/Business/User"),
+    .package(path: "Packages/Core/Session"),
+    .package(path: "Packages/Core/Storage"),
+    .package(path: "Packages/Foundation/Router"),
+    .package(path: "Packages/Foundation/ScreenKit"),
+    .package(path: "Packages/Interfaces/HomeInterface"),
+]
+let componentProducts: [Target.Dependency] = [
+    .product(name: "Cart", package: "Cart"),
+    .product(name: "Home", package: "Home"),
+    .product(name: "Order", package: "Order"),
+    .product(name: "Product", package: "Product"),
+    .product(name: "User", package: "User"),
+    .product(name: "Session", package: "Session"),
+    .product(name: "Storage", package: "Storage"),
+    .product(name: "Router", package: "Router"),
+    .product(name: "ScreenKit", package: "ScreenKit"),
+    .product(name: "HomeInterface", package: "HomeInterface"),
+]
+// END componentctl: components
+
+let package = Package(
+    name: "Shop",
+    products: [
+        .executable(name: "App", targets: ["App"]),
+    ],
+    dependencies: componentPackages,
+    targets: [
+        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell"),
+        .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["App"],
+            path: "Tests/AppTests"
+        ),
+        .testTarget(name: "LayeringTests", path: "Tests/LayeringTests"),
+    ]
+)

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct AppCommandTests {
+    let app = AppProcess()
+
+    @Test func routesListsTheWholeTableWithOwnersFromComponentsYAML() throws {
+        let result = try app.run(["routes"])
+        #expect(result.status == 0)
+        let rows = result.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.count >= 10)
+        #expect(rows.allSatisfy { $0.count == 2 })
+        let owners = Set(rows.map { $0[1] })
+        #expect(owners.count >= 5)
+        #expect(owners.isSubset(of: try AppProcess.componentNames()))
+        #expect(rows.contains(["shop://product/<int:id>", "product"]))
+    }
+
+    @Test func everyParameterFreeRouteOpens() throws {
+        let patterns = try app.run(["routes"]).output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        let parameterFree = patterns.filter { pattern in
+            !(pattern.components(separatedBy: "://").last ?? "").contains(where: { ":<*".contains($0) })
+        }
+        #expect(parameterFree.count >= 8)
+        for pattern in parameterFree {
+            let result = try app.run(["open", pattern])
+            #expect(result.status == 0, "\(pattern): \(result.error)")
+            #expect(result.output.hasPrefix("== "), "\(pattern)")
+        }
+    }
+
+    @Test func unparseableURLIsExitTwoWithAMessage() throws {
+        let result = try app.run(["open", "not a url"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Invalid URL 'not a url'"))
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func unmatchedURLShowsTheFallbackAndWebURLsTheWebContainer() throws {
+        let missing = try app.run(["open", "shop://nowhere/7"])
+        #expect(missing.status == 0)
+        #expect(missing.output.hasPrefix("== Page not found =="))
+        let web = try app.run(["open", "https://example.com/help"])
+        #expect(web.status == 0)
+        #expect(web.output.contains("The web container shows https://example.com/help"))
+    }
+
+    @Test func usageErrorsAreExitTwo() throws {
+        #expect(try app.run(["frobnicate"]).status == 2)
+        #expect(try app.run(["open"]).status == 2)
+        #expect(try app.run(["routes", "extra"]).status == 2)
+        let help = try app.run(["help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("open URL"))
+    }
+
+    @Test func aBrokenLayoutFileStopsTheAppWithExitTwo() throws {
+        var app = self.app
+        let layout = FileManager.default.temporaryDirectory.appendingPathComponent("bad-layout-\(UUID()).json")
+        try Data("{\"title\": 1}".utf8).write(to: layout)
+        app.environment["SHOP_HOME_LAYOUT"] = layout.path
+        let result = try app.run(["open", "shop://home"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Home layout '\(layout.path)' is not usable"))
+    }
+}
