@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// componentctl has its own package so it builds even when the workspace does not
+// (a pinned checkout missing, a broken component).
+let package = Package(
+    name: "componentctl",
+    products: [
+        .executable(name: "componentctl", targets: ["componentctl"]),
+        .library(name: "ComponentKit", targets: ["ComponentKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "ComponentKit", dependencies: ["CYAML"]),
+        .executableTarget(
+            name: "componentctl",
+            dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit"]),
+        .testTarget(name: "componentctlTests", dependencies: ["componentctl"]),
+    ]
+)

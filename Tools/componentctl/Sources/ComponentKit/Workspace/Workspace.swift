@@ -1,0 +1,174 @@
+import Foundation
+
+/// Whether a component holds behaviour or only declarations.
+public enum ComponentKind: String, Sendable, Codable, CaseIterable {
+    /// A component with behaviour.
+    case implementation
+    /// A "public header" package: protocols, typed routes, value types.
+    case interface
+}
+
+/// One component of components.yaml.
+public struct Component: Sendable, Hashable {
+    /// The name: its folder's name in lower kebab case.
+    public var name: String
+    /// The folder, relative to the workspace root.
+    public var path: String
+    /// Its layer.
+    public var layer: String
+    /// Implementation or interface.
+    public var kind: ComponentKind
+    /// The interface component that describes it, if any.
+    public var interface: String?
+    /// The last released version.
+    public var version: String?
+    /// The release the integrated build uses instead of the live folder.
+    public var pin: String?
+    /// Where the component's entry starts in components.yaml.
+    public var location: SourceLocation
+
+    /// The folder's last path component: SwiftPM's identity for the package, case-insensitively.
+    public var folderName: String { (path as NSString).lastPathComponent }
+}
+
+/// How components of one layer may depend on each other.
+public enum SameLayerPolicy: String, Sendable, Codable {
+    /// Only on interface components of the layer (business: features reach each other through interfaces).
+    case interfaces
+    /// Only pairs listed under `rules.allow` (core).
+    case allowList = "allow-list"
+    /// Never (foundation).
+    case never
+}
+
+/// An explicit same-layer exception from `rules.allow`, such as `core/session -> core/storage`.
+public struct AllowedEdge: Sendable, Hashable {
+    /// The depending component.
+    public var from: String
+    /// The component depended on.
+    public var to: String
+}
+
+/// The layering rules: data from components.yaml, not code.
+public struct LayerRules: Sendable {
+    /// The layers, top to bottom.
+    public var layers: [String]
+    /// Explicit same-layer exceptions.
+    public var allow: Set<AllowedEdge>
+    /// The same-layer policy of each layer.
+    public var sameLayer: [String: SameLayerPolicy]
+
+    /// The default policy: the top layer reaches its own layer through interfaces, the bottom layer
+    /// never, the layers between only through allowed pairs.
+    public static func defaultSameLayer(for layers: [String]) -> [String: SameLayerPolicy] {
+        var policies: [String: SameLayerPolicy] = [:]
+        for (index, layer) in layers.enumerated() {
+            policies[layer] = index == 0 ? .interfaces : index == layers.count - 1 ? .never : .allowList
+        }
+        return policies
+    }
+
+    /// 0 for the top layer; larger is lower.
+    public func rank(of layer: String) -> Int { layers.firstIndex(of: layer) ?? layers.count }
+}
+
+/// A loaded, validated workspace.
+public struct Workspace: Sendable {
+    /// The folder holding components.yaml.
+    public var root: URL
+    /// The workspace's name.
+    public var name: String
+    /// The router's business scheme.
+    public var scheme: String
+    /// The layering rules.
+    public var rules: LayerRules
+    /// Every component, in file order.
+    public var components: [Component]
+    /// The raw bytes of components.yaml, for in-place edits.
+    public var fileBytes: [UInt8]
+    /// The parsed document, with every scalar's position.
+    public var document: YAMLNode
+
+    /// The component called `name`, if any.
+    public func component(named name: String) -> Component? {
+        components.first { $0.name == name }
+    }
+
+    /// The absolute folder of `component`.
+    public func folder(of component: Component) -> URL {
+        root.appendingPathComponent(component.path)
+    }
+
+    /// An error for an unknown component name, suggesting the closest one.
+    public func unknownComponent(_ name: String) -> WorkspaceError {
+        let suggestion = Suggestion.closest(to: name, in: components.map(\.name))
+        return .unknownComponent(name, suggestion: suggestion)
+    }
+}
+
+/// Errors about the workspace as a whole.
+public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No components.yaml here or above.
+    case notFound(start: String)
+    /// A component name that does not exist.
+    case unknownComponent(String, suggestion: String?)
+    /// components.yaml is invalid; every problem is listed.
+    case invalid([Diagnostic])
+    /// A file cannot be read.
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let start):
+            "No components.yaml in '\(start)' or any folder above it. Run componentctl inside a workspace, or pass --root DIR."
+        case .unknownComponent(let name, let suggestion):
+            "Unknown component '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "") + " See 'componentctl list'."
+        case .invalid(let diagnostics):
+            diagnostics.map(\.text).joined(separator: "\n")
+        case .unreadable(let path, let reason):
+            "Cannot read '\(path)': \(reason)."
+        }
+    }
+}
+
+/// Finds the closest name for "Did you mean" hints.
+public enum Suggestion {
+    /// The candidate within a small edit distance of `name`, or nil.
+    public static func closest(to name: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+/// Turns a folder name into a component name: `UserInterface` -> `user-interface`, `HTTPClient` -> `http-client`.
+public func kebabCase(_ name: String) -> String {
+    let characters = Array(name)
+    var result = ""
+    for (index, character) in characters.enumerated() {
+        if character.isUppercase, index > 0 {
+            let previous = characters[index - 1]
+            let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+            if previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLower) {
+                result.append("-")
+            }
+        }
+        result.append(character == "_" || character == " " ? "-" : Character(character.lowercased()))
+    }
+    return result
+}

@@ -1,0 +1,274 @@
+import Foundation
+
+/// Loads and validates components.yaml (DESIGN.md section 4), reporting every problem at once.
+public struct WorkspaceLoader {
+    /// The file's name in the workspace root.
+    public static let fileName = "components.yaml"
+
+    /// The folder holding components.yaml: `root` if given, else the nearest one upwards from `start`.
+    public static func locateRoot(explicit root: String?, start: String = FileManager.default.currentDirectoryPath) throws -> URL {
+        if let root {
+            let url = URL(fileURLWithPath: root).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent(fileName).path) else {
+                throw WorkspaceError.notFound(start: root)
+            }
+            return url
+        }
+        var folder = URL(fileURLWithPath: start).standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(fileName).path) { return folder }
+            let parent = folder.deletingLastPathComponent()
+            guard parent.path != folder.path else { throw WorkspaceError.notFound(start: start) }
+            folder = parent
+        }
+    }
+
+    /// Loads the workspace at `root`.
+    public static func load(root: URL) throws -> Workspace {
+        let fileURL = root.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
+            throw WorkspaceError.unreadable(path: fileURL.path, reason: "the file cannot be opened")
+        }
+        return try load(bytes: Array(data), root: root)
+    }
+
+    /// Loads a workspace from the bytes of its components.yaml.
+    public static func load(bytes: [UInt8], root: URL) throws -> Workspace {
+        let document: YAMLNode?
+        do {
+            document = try YAMLLoader.load(bytes, path: fileName)
+        } catch {
+            throw WorkspaceError.invalid([Diagnostic(path: fileName, at: error.location, message: error.message, rule: "config")])
+        }
+        var schema = SchemaReader(root: root)
+        guard let document, let workspace = schema.read(document, bytes: bytes), schema.diagnostics.isEmpty else {
+            let diagnostics = schema.diagnostics.isEmpty
+                ? [Diagnostic(path: fileName, line: 1, column: 1, message: "the file is empty", fix: "start from the sketch in README.md", rule: "config")]
+                : schema.diagnostics
+            throw WorkspaceError.invalid(diagnostics.sorted())
+        }
+        return workspace
+    }
+}
+
+/// Reads the schema, collecting a diagnostic for each problem instead of stopping at the first.
+private struct SchemaReader {
+    let root: URL
+    var diagnostics: [Diagnostic] = []
+
+    mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
+        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components"]) else { return nil }
+        var name = root.lastPathComponent
+        var scheme = "app"
+        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme"]) {
+            name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
+            scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
+        }
+        guard let layersNode = top["layers"] ?? missing("layers", at: document.start, example: "layers: [business, core, foundation]"),
+              let layers = stringList(layersNode, "layers"), !layers.isEmpty else { return nil }
+        for (index, layer) in layers.enumerated() where layers[..<index].contains(layer) {
+            error(at: layersNode.start, "layer '\(layer)' is listed twice", fix: "list each layer once, top to bottom")
+        }
+        var rules = LayerRules(layers: layers, allow: [], sameLayer: LayerRules.defaultSameLayer(for: layers))
+        var allowNodes: [(String, YAMLNode)] = []
+        if let node = top["rules"], let rulesMap = mapping(node, "rules", keys: ["allow", "same-layer"]) {
+            if let allow = rulesMap["allow"], case .sequence(let items, _, _) = allow {
+                for item in items { if let text = string(item, "rules.allow entry") { allowNodes.append((text, item)) } }
+            } else if let allow = rulesMap["allow"] {
+                error(at: allow.start, "rules.allow must be a list, not \(allow.kindName)", fix: "write it like '- core/session -> core/storage'")
+            }
+            if let policies = rulesMap["same-layer"], let policyMap = mapping(policies, "rules.same-layer", keys: Set(layers)) {
+                for (key, value) in policyMap.entries {
+                    guard let text = string(value, "rules.same-layer.\(key)") else { continue }
+                    guard let policy = SameLayerPolicy(rawValue: text) else {
+                        error(at: value.start, "unknown same-layer policy '\(text)'", fix: "use interfaces, allow-list or never")
+                        continue
+                    }
+                    rules.sameLayer[key] = policy
+                }
+            }
+        }
+        guard let componentsNode = top["components"] ?? missing("components", at: document.start, example: "components:\n  user:\n    path: ..."),
+              let componentMap = mapping(componentsNode, "components", keys: nil) else { return nil }
+        var components: [Component] = []
+        for (key, value) in componentMap.scalarEntries {
+            if let component = readComponent(key, value, layers: layers) { components.append(component) }
+        }
+        checkRelations(components, componentMap: componentMap)
+        for (text, node) in allowNodes {
+            if let edge = allowedEdge(text, at: node.start, components: components) { rules.allow.insert(edge) }
+        }
+        return Workspace(root: root, name: name, scheme: scheme, rules: rules, components: components, fileBytes: bytes, document: document)
+    }
+
+    private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {
+        let name = key.value
+        let allowed: Set<String> = ["path", "layer", "kind", "interface", "version", "pin"]
+        guard let map = mapping(node, "component '\(name)'", keys: allowed) else { return nil }
+        guard let pathNode = map["path"] ?? missing("path", at: key.start, example: "path: Packages/Business/\(name)"),
+              let path = string(pathNode, "\(name).path"),
+              let layerNode = map["layer"] ?? missing("layer", at: key.start, example: "layer: \(layers[0])"),
+              let layer = string(layerNode, "\(name).layer") else { return nil }
+        if !layers.contains(layer) {
+            let suggestion = Suggestion.closest(to: layer, in: layers).map { "use '\($0)'" } ?? "use one of \(layers.joined(separator: ", "))"
+            error(at: layerNode.start, "unknown layer '\(layer)' for component '\(name)'", fix: suggestion)
+        }
+        var kind = ComponentKind.implementation
+        if let kindNode = map["kind"], let text = string(kindNode, "\(name).kind") {
+            if let parsed = ComponentKind(rawValue: text) { kind = parsed } else {
+                error(at: kindNode.start, "unknown kind '\(text)' for component '\(name)'", fix: "use implementation or interface")
+            }
+        }
+        let version = map["version"].flatMap { versionString($0, "\(name).version") }
+        let pin = map["pin"].flatMap { versionString($0, "\(name).pin") }
+        let interface = map["interface"].flatMap { string($0, "\(name).interface") }
+        checkFolder(path, of: name, at: pathNode.start)
+        let expected = kebabCase((path as NSString).lastPathComponent)
+        if name != expected {
+            error(at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
+                  fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
+        }
+        return Component(name: name, path: path, layer: layer, kind: kind, interface: interface, version: version, pin: pin, location: key.start)
+    }
+
+    private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) {
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
+            error(at: location, "path '\(path)' of '\(name)' leaves the workspace", fix: "use a path relative to the workspace root, without '..'")
+            return
+        }
+        var current = root
+        for part in path.split(separator: "/") {
+            current.appendPathComponent(String(part))
+            if let type = try? FileManager.default.attributesOfItem(atPath: current.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
+                error(at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.path.dropFirst(root.path.count + 1))'",
+                      fix: "point at the real folder: SwiftPM names a package by the link's name, not its target's")
+                return
+            }
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: current.path, isDirectory: &isFolder), isFolder.boolValue else {
+            error(at: location, "path '\(path)' of '\(name)' does not exist", fix: "create the package there (componentctl new) or correct the path")
+            return
+        }
+        if !FileManager.default.fileExists(atPath: current.appendingPathComponent("Package.swift").path) {
+            error(at: location, "path '\(path)' of '\(name)' has no Package.swift", fix: "every component is a SwiftPM package")
+        }
+    }
+
+    private mutating func checkRelations(_ components: [Component], componentMap: Map) {
+        var byFolder: [String: Component] = [:]
+        let checkout = root.lastPathComponent.lowercased()
+        for component in components {
+            let folder = component.folderName.lowercased()
+            if let other = byFolder[folder] {
+                error(at: component.location, "folder '\(component.folderName)' of '\(component.name)' has the same name as folder '\(other.folderName)' of '\(other.name)'",
+                      fix: "rename one folder: SwiftPM identifies a package by its folder name, case-insensitively")
+            }
+            byFolder[folder] = byFolder[folder] ?? component
+            if folder == checkout {
+                error(at: component.location, "component '\(component.name)' has the name of the workspace folder '\(root.lastPathComponent)', the root package's identity",
+                      fix: "rename the component or clone the workspace into another folder")
+            }
+        }
+        let byName = Dictionary(components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for component in components {
+            guard let interface = component.interface else { continue }
+            let location = componentMap.scalarEntries.first { $0.0.value == component.name }?.1.start ?? component.location
+            guard let target = byName[interface] else {
+                let hint = Suggestion.closest(to: interface, in: Array(byName.keys)).map { "did you mean '\($0)'?" } ?? "add the interface component or remove the key"
+                error(at: location, "interface '\(interface)' of '\(component.name)' is not a component", fix: hint)
+                continue
+            }
+            if target.kind != .interface {
+                error(at: location, "'\(interface)', named as the interface of '\(component.name)', is not of kind interface", fix: "add 'kind: interface' to '\(interface)'")
+            }
+        }
+    }
+
+    private mutating func allowedEdge(_ text: String, at location: SourceLocation, components: [Component]) -> AllowedEdge? {
+        let sides = text.components(separatedBy: "->").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard sides.count == 2 else {
+            error(at: location, "rules.allow entry '\(text)' is not 'layer/name -> layer/name'", fix: "write it like 'core/session -> core/storage'")
+            return nil
+        }
+        var names: [String] = []
+        for side in sides {
+            let parts = side.split(separator: "/").map(String.init)
+            guard parts.count == 2, let component = components.first(where: { $0.name == parts[1] }) else {
+                let name = side.split(separator: "/").last.map(String.init) ?? side
+                let hint = Suggestion.closest(to: name, in: components.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'componentctl list'"
+                error(at: location, "rules.allow entry '\(text)' names unknown component '\(side)'", fix: hint)
+                return nil
+            }
+            if component.layer != parts[0] {
+                error(at: location, "rules.allow entry '\(text)' puts '\(component.name)' in layer '\(parts[0])', but it is in '\(component.layer)'",
+                      fix: "write '\(component.layer)/\(component.name)'")
+                return nil
+            }
+            names.append(component.name)
+        }
+        return AllowedEdge(from: names[0], to: names[1])
+    }
+
+    // MARK: Typed access with diagnostics
+
+    private struct Map {
+        var entries: [(String, YAMLNode)]
+        var scalarEntries: [(YAMLScalar, YAMLNode)]
+        subscript(key: String) -> YAMLNode? { entries.first { $0.0 == key }?.1 }
+    }
+
+    private mutating func mapping(_ node: YAMLNode, _ what: String, keys: Set<String>?) -> Map? {
+        guard case .mapping(let entries, _, _) = node else {
+            error(at: node.start, "\(what) must be a mapping, not \(node.kindName)", fix: "write 'key: value' lines under it")
+            return nil
+        }
+        if let keys {
+            for (key, _) in entries where !keys.contains(key.value) {
+                let hint = Suggestion.closest(to: key.value, in: keys.sorted()).map { "did you mean '\($0)'?" }
+                    ?? "allowed keys: \(keys.sorted().joined(separator: ", "))"
+                error(at: key.start, "unknown key '\(key.value)' in \(what)", fix: hint)
+            }
+        }
+        return Map(entries: entries.map { ($0.key.value, $0.value) }, scalarEntries: entries.map { ($0.key, $0.value) })
+    }
+
+    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node else {
+            error(at: node.start, "\(what) must be a single value, not \(node.kindName)", fix: "write it on one line after the colon")
+            return nil
+        }
+        guard !scalar.value.isEmpty else {
+            error(at: node.start, "\(what) is empty", fix: "give it a value or remove the key")
+            return nil
+        }
+        return scalar.value
+    }
+
+    private mutating func stringList(_ node: YAMLNode, _ what: String) -> [String]? {
+        guard case .sequence(let items, _, _) = node else {
+            error(at: node.start, "\(what) must be a list, not \(node.kindName)", fix: "write it like [business, core, foundation]")
+            return nil
+        }
+        let values = items.compactMap { string($0, "an entry of \(what)") }
+        return values.count == items.count ? values : nil
+    }
+
+    private mutating func versionString(_ node: YAMLNode, _ what: String) -> String? {
+        guard let text = string(node, what) else { return nil }
+        guard SemanticVersion(text) != nil else {
+            error(at: node.start, "\(what) '\(text)' is not a semantic version", fix: "write it like 1.4.0")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func missing(_ key: String, at location: SourceLocation, example: String) -> YAMLNode? {
+        error(at: location, "the key '\(key)' is missing", fix: "add it, like '\(example)'")
+        return nil
+    }
+
+    private mutating func error(at location: SourceLocation, _ message: String, fix: String) {
+        diagnostics.append(Diagnostic(path: WorkspaceLoader.fileName, at: location, message: message, fix: fix, rule: "config"))
+    }
+}
