@@ -1,0 +1,113 @@
+/// What componentctl needs of a `Package.swift`, read statically.
+public struct PackageManifest: Sendable {
+    /// The `name:` of `Package(...)`, if written as a literal.
+    public var name: String?
+    /// The package dependencies, in order.
+    public var dependencies: [PackageDependency]
+    /// The products.
+    public var products: [ProductDeclaration]
+    /// The targets.
+    public var targets: [TargetDeclaration]
+
+    /// The target called `name`, if any.
+    public func target(named name: String) -> TargetDeclaration? { targets.first { $0.name == name } }
+}
+
+/// A position in a manifest.
+public struct ManifestLocation: Sendable, Hashable, Codable {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+
+    /// Creates a location.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A `.package(path:)` or `.package(url:)` dependency.
+public struct PackageDependency: Sendable, Hashable {
+    /// The local path, as written.
+    public var path: String?
+    /// The remote URL, as written.
+    public var url: String?
+    /// Where the path or URL literal stands.
+    public var location: ManifestLocation
+
+    /// SwiftPM's identity for it: the last path component, lower-cased, without `.git`.
+    public var identity: String {
+        let text = path ?? url ?? ""
+        let last = text.split(separator: "/").last.map(String.init) ?? text
+        return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
+    }
+}
+
+/// A `.library(...)` or `.executable(...)` product.
+public struct ProductDeclaration: Sendable, Hashable {
+    /// The product's name.
+    public var name: String
+    /// The targets it is made of.
+    public var targets: [String]
+}
+
+/// A target declaration.
+public struct TargetDeclaration: Sendable, Hashable {
+    /// Which kind of target.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case regular = "target", executable = "executableTarget", test = "testTarget"
+        case system = "systemLibrary", binary = "binaryTarget", macro, plugin
+    }
+
+    /// The target's (and its module's) name.
+    public var name: String
+    /// Its kind.
+    public var kind: Kind
+    /// Its `path:`, if written.
+    public var path: String?
+    /// What it depends on.
+    public var dependencies: [TargetDependency]
+    /// Where its declaration starts.
+    public var location: ManifestLocation
+
+    /// The folder its sources live in, relative to the package.
+    public var sourceFolder: String {
+        path ?? (kind == .test ? "Tests/\(name)" : kind == .plugin ? "Plugins/\(name)" : "Sources/\(name)")
+    }
+
+    /// Whether the target makes an importable module.
+    public var isImportable: Bool { kind != .test && kind != .plugin && kind != .binary }
+}
+
+/// One entry of a target's `dependencies:`.
+public struct TargetDependency: Sendable, Hashable {
+    /// How it was written.
+    public enum Reference: Sendable, Hashable {
+        /// `"Name"` or `.byName(name: "Name")`: a target of this package or a product named like its package.
+        case byName(String)
+        /// `.target(name: "Name")`.
+        case target(String)
+        /// `.product(name: "Name", package: "Package")`.
+        case product(String, package: String)
+    }
+
+    /// How it was written.
+    public var reference: Reference
+    /// Where it stands.
+    public var location: ManifestLocation
+
+    /// The name of the module or product referred to.
+    public var name: String {
+        switch reference {
+        case .byName(let name), .target(let name), .product(let name, _): name
+        }
+    }
+}
+
+/// A problem reading a manifest.
+public struct ManifestError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    public var description: String { message }
+}
