@@ -12,6 +12,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "CartInterface", dependencies: ["Router", "Models"]),
-        .testTarget(name: "CartInterfaceTests", dependencies: ["CartInterface", "Router"]),
+        .testTarget(name: "CartInterfaceTests", dependencies: ["CartInterface", "Models"]),
     ]
 )

@@ -11,6 +11,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "HomeInterface", dependencies: ["Router"]),
-        .testTarget(name: "HomeInterfaceTests", dependencies: ["HomeInterface", "Router"]),
+        .testTarget(name: "HomeInterfaceTests", dependencies: ["HomeInterface"]),
     ]
 )

@@ -12,6 +12,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "OrderInterface", dependencies: ["Router", "Models"]),
-        .testTarget(name: "OrderInterfaceTests", dependencies: ["OrderInterface", "Router"]),
+        .testTarget(name: "OrderInterfaceTests", dependencies: ["OrderInterface"]),
     ]
 )

@@ -11,6 +11,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "UserInterface", dependencies: ["Router"]),
-        .testTarget(name: "UserInterfaceTests", dependencies: ["UserInterface", "Router"]),
+        .testTarget(name: "UserInterfaceTests", dependencies: ["UserInterface"]),
     ]
 )

@@ -1,0 +1,157 @@
+/// check-layers: joins manifests, imports and the layer rules into findings.
+public struct LayerChecker: Sendable {
+    /// Modules of the toolchain and the platform SDKs: importing them needs no declared dependency.
+    public static let systemModules: Set<String> = [
+        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+        "CoreFoundation", "Dispatch", "Glibc", "Musl", "Bionic", "Android", "Darwin", "WinSDK", "ucrt", "CRT", "XCTest", "Testing",
+        "Synchronization", "_Concurrency", "_StringProcessing", "RegexBuilder", "Observation", "Distributed", "Cxx", "CxxStdlib",
+        "SwiftShims", "ObjectiveC", "os", "OSLog", "PackageDescription", "PackagePlugin", "UIKit", "AppKit", "SwiftUI", "Combine",
+        "CoreGraphics", "CoreData", "CoreLocation", "MapKit", "WebKit", "AVFoundation", "QuartzCore", "Security", "Network",
+        "CryptoKit", "UserNotifications", "SafariServices", "StoreKit",
+    ]
+
+    /// The analysis to check.
+    public let analysis: WorkspaceAnalysis
+    private let evaluator: LayerRulesEvaluator
+
+    /// A checker over `analysis`.
+    public init(analysis: WorkspaceAnalysis) {
+        self.analysis = analysis
+        evaluator = LayerRulesEvaluator(workspace: analysis.workspace)
+    }
+
+    /// Every finding, sorted by place.
+    public func findings() -> [Diagnostic] {
+        var findings = analysis.problems
+        for component in analysis.workspace.components {
+            guard let package = analysis.packages[component.name], package.manifest != nil else { continue }
+            findings += manifestFindings(package)
+            findings += importFindings(package)
+        }
+        findings += cycleFindings()
+        return findings.sorted()
+    }
+
+    /// The rule the manifest edge `edge` breaks, if any.
+    public func violation(of edge: ComponentEdge) -> LayerRulesEvaluator.Violation? {
+        guard let from = analysis.workspace.component(named: edge.from), let to = analysis.workspace.component(named: edge.to) else { return nil }
+        return evaluator.violation(from: from, to: to)
+    }
+
+    private func manifestFindings(_ package: ComponentPackage) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for edge in package.edges {
+            guard let violation = violation(of: edge) else { continue }
+            findings.append(Diagnostic(path: package.manifestPath, line: edge.location.line, column: edge.location.column,
+                                       message: violation.message, fix: violation.fix, rule: violation.rule))
+        }
+        for unknown in package.unknownPaths {
+            findings.append(Diagnostic(
+                path: package.manifestPath, line: unknown.location.line, column: unknown.location.column,
+                message: "'\(package.component.name)' depends on '\(unknown.path ?? "")', which is not a component in components.yaml",
+                fix: "register that package in components.yaml, or depend on a registered component", rule: "unknown-dependency"))
+        }
+        return findings
+    }
+
+    private func importFindings(_ package: ComponentPackage) -> [Diagnostic] {
+        guard let manifest = package.manifest else { return [] }
+        var findings: [Diagnostic] = []
+        var usedPackages = Set<String>()
+        for target in package.targets {
+            let declared = target.declaration.dependencies.map { ($0, modules(providedBy: $0, in: manifest, package: package)) }
+            var used = Set<Int>()
+            for file in target.files {
+                for declaration in file.imports {
+                    let module = declaration.module
+                    if module == target.declaration.name || Self.systemModules.contains(module) || declaration.isGuardedByCanImport { continue }
+                    if let index = declared.firstIndex(where: { $0.1.modules.contains(module) }) {
+                        used.insert(index)
+                        continue
+                    }
+                    findings.append(implicitImport(declaration, in: file, target: target.declaration, package: package))
+                }
+            }
+            for (index, (dependency, provided)) in declared.enumerated() {
+                if let identity = provided.packageIdentity { usedPackages.insert(identity) }
+                guard !used.contains(index), provided.isImportable else { continue }
+                findings.append(Diagnostic(
+                    severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                    message: "target '\(target.declaration.name)' declares dependency '\(dependency.name)' but never imports it",
+                    fix: "remove '\(dependency.name)' from the dependencies of '\(target.declaration.name)'", rule: "redundant-dependency"))
+            }
+        }
+        for dependency in manifest.dependencies where !usedPackages.contains(dependency.identity) {
+            findings.append(Diagnostic(
+                severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                message: "package dependency '\(dependency.path ?? dependency.url ?? "")' is used by no target",
+                fix: "remove it from the package's dependencies", rule: "redundant-dependency"))
+        }
+        return findings
+    }
+
+    private func implicitImport(_ declaration: ImportDeclaration, in file: SourceFile, target: TargetDeclaration, package: ComponentPackage) -> Diagnostic {
+        let module = declaration.module
+        let branch = declaration.conditions.isEmpty ? "" : " (in #if \(declaration.conditions.joined(separator: ", ")))"
+        var message = "'\(target.name)' imports \(module)\(branch), which target '\(target.name)' does not declare"
+        var fix = "add it to the dependencies of target '\(target.name)' in \(package.manifestPath)"
+        if let owner = analysis.moduleOwners[module], let ownerComponent = analysis.workspace.component(named: owner) {
+            message += " (module of component '\(owner)')"
+            if owner == package.component.name {
+                fix = "add \"\(module)\" to the dependencies of target '\(target.name)'"
+            } else if let violation = evaluator.violation(from: package.component, to: ownerComponent) {
+                message += "; declaring it would break [\(violation.rule)]"
+                fix = "remove the import: \(violation.fix)"
+            } else {
+                fix = "add .product(name: \"\(module)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
+                    + ".package(path:) for '\(ownerComponent.path)' to the package, if missing"
+            }
+        }
+        return Diagnostic(path: file.path, line: declaration.line, column: declaration.column, message: message, fix: fix, rule: "implicit-import")
+    }
+
+    private struct Provided {
+        var modules: Set<String>
+        var packageIdentity: String?
+        var isImportable: Bool
+    }
+
+    /// The modules a target dependency makes importable, and which package it uses.
+    private func modules(providedBy dependency: TargetDependency, in manifest: PackageManifest, package: ComponentPackage) -> Provided {
+        switch dependency.reference {
+        case .target(let name):
+            return Provided(modules: [name], packageIdentity: nil, isImportable: manifest.target(named: name)?.isImportable ?? true)
+        case .byName(let name):
+            if let local = manifest.target(named: name) {
+                return Provided(modules: [name], packageIdentity: nil, isImportable: local.isImportable)
+            }
+            return product(name, identity: name.lowercased(), package: package)
+        case .product(let name, let packageName):
+            return product(name, identity: packageName.lowercased(), package: package)
+        }
+    }
+
+    private func product(_ name: String, identity: String, package: ComponentPackage) -> Provided {
+        let component = package.edges.first { edge in
+            analysis.workspace.component(named: edge.to)?.folderName.lowercased() == identity
+        }.flatMap { analysis.packages[$0.to] }
+        guard let component, let manifest = component.manifest else {
+            return Provided(modules: [name], packageIdentity: identity, isImportable: true)
+        }
+        let targets = manifest.products.first { $0.name == name }?.targets ?? [name]
+        let importable = targets.filter { manifest.target(named: $0)?.isImportable ?? true }
+        return Provided(modules: Set(importable), packageIdentity: identity, isImportable: !importable.isEmpty)
+    }
+
+    private func cycleFindings() -> [Diagnostic] {
+        let graph = DependencyGraph(analysis: analysis)
+        return graph.cycles().compactMap { cycle in
+            guard let first = cycle.first, cycle.count > 1, let package = analysis.packages[first],
+                  let edge = package.edges.first(where: { $0.to == cycle[1] }) else { return nil }
+            return Diagnostic(path: package.manifestPath, line: edge.location.line, column: edge.location.column,
+                              message: "dependency cycle: \(cycle.joined(separator: " -> "))",
+                              fix: "break the cycle: one of these dependencies must go through an interface, the router or an event",
+                              rule: "cycle")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// A Swift source file of a target and the imports it makes.
+public struct SourceFile: Sendable {
+    /// The file, relative to the workspace root.
+    public var path: String
+    /// Its import declarations.
+    public var imports: [ImportDeclaration]
+}
+
+/// A target of a component with its sources.
+public struct TargetAnalysis: Sendable {
+    /// The declaration in Package.swift.
+    public var declaration: TargetDeclaration
+    /// Its Swift files.
+    public var files: [SourceFile]
+}
+
+/// A manifest-level dependency of one component on another.
+public struct ComponentEdge: Sendable, Hashable {
+    /// The depending component.
+    public var from: String
+    /// The component depended on.
+    public var to: String
+    /// Where `.package(path:)` names it.
+    public var location: ManifestLocation
+}
+
+/// One component's package: its manifest, its edges to other components and its targets.
+public struct ComponentPackage: Sendable {
+    /// The component.
+    public var component: Component
+    /// The manifest's path, relative to the workspace root.
+    public var manifestPath: String
+    /// The manifest, or nil when it could not be read (a diagnostic says why).
+    public var manifest: PackageManifest?
+    /// Dependencies on other components, resolved by path.
+    public var edges: [ComponentEdge]
+    /// `.package(path:)` dependencies that are no component.
+    public var unknownPaths: [PackageDependency]
+    /// The targets and their sources.
+    public var targets: [TargetAnalysis]
+
+    /// The modules the component defines (its importable targets).
+    public var modules: [String] { targets.filter(\.declaration.isImportable).map(\.declaration.name) }
+}
+
+/// Everything check-layers, why and graph need, read once.
+public struct WorkspaceAnalysis: Sendable {
+    /// The workspace.
+    public var workspace: Workspace
+    /// Each component's package, by component name.
+    public var packages: [String: ComponentPackage]
+    /// Which component defines each module.
+    public var moduleOwners: [String: String]
+    /// Problems reading manifests.
+    public var problems: [Diagnostic]
+    /// How many Swift files were read.
+    public var fileCount: Int
+
+    /// Reads every component's manifest and sources, two components at a time per core.
+    public static func analyze(_ workspace: Workspace) -> WorkspaceAnalysis {
+        let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let results = Mutex<[String: (ComponentPackage, Diagnostic?)]>([:])
+        let components = workspace.components
+        DispatchQueue.concurrentPerform(iterations: components.count) { index in
+            let result = analyze(components[index], in: workspace, componentsByPath: byPath)
+            results.withLock { $0[components[index].name] = result }
+        }
+        let collected = results.withLock { $0 }
+        var packages: [String: ComponentPackage] = [:]
+        var problems: [Diagnostic] = []
+        var owners: [String: String] = [:]
+        for component in components {
+            guard let (package, problem) = collected[component.name] else { continue }
+            packages[component.name] = package
+            if let problem { problems.append(problem) }
+            for module in package.modules { owners[module] = owners[module] ?? component.name }
+        }
+        let files = packages.values.reduce(0) { $0 + $1.targets.reduce(0) { $0 + $1.files.count } }
+        return WorkspaceAnalysis(workspace: workspace, packages: packages, moduleOwners: owners, problems: problems, fileCount: files)
+    }
+
+    private static func analyze(
+        _ component: Component, in workspace: Workspace, componentsByPath: [String: String]
+    ) -> (ComponentPackage, Diagnostic?) {
+        let folder = workspace.folder(of: component)
+        let manifestPath = component.path + "/Package.swift"
+        var package = ComponentPackage(component: component, manifestPath: manifestPath, manifest: nil, edges: [], unknownPaths: [], targets: [])
+        let manifest: PackageManifest
+        do {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Package.swift").path) else {
+                throw ManifestError(message: "the file cannot be read")
+            }
+            manifest = try ManifestReader.read(Array(data))
+        } catch {
+            let diagnostic = Diagnostic(path: manifestPath, line: 1, column: 1, message: "cannot read the manifest of '\(component.name)': \(error)",
+                                        fix: "declare the package as 'let package = Package(...)'", rule: "unreadable-manifest")
+            return (package, diagnostic)
+        }
+        package.manifest = manifest
+        for dependency in manifest.dependencies {
+            guard let path = dependency.path else { continue }
+            let target = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path
+            if let name = componentsByPath[target] {
+                package.edges.append(ComponentEdge(from: component.name, to: name, location: dependency.location))
+            } else {
+                package.unknownPaths.append(dependency)
+            }
+        }
+        package.targets = manifest.targets.map { declaration in
+            TargetAnalysis(declaration: declaration, files: sources(of: declaration, in: folder, relativeTo: component.path))
+        }
+        return (package, nil)
+    }
+
+    private static func sources(of target: TargetDeclaration, in folder: URL, relativeTo prefix: String) -> [SourceFile] {
+        let root = folder.appendingPathComponent(target.sourceFolder)
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var files: [SourceFile] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
+            let imports = data.withUnsafeBytes { raw in ImportScanner.imports(in: raw.bindMemory(to: UInt8.self)) }
+            files.append(SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// `componentctl graph`: the component graph grouped by layer, violations in red.
+public enum GraphRenderer {
+    /// The output formats.
+    public enum Format: String, Sendable, CaseIterable {
+        case dot, mermaid, json, svg
+    }
+
+    struct Edge: Encodable {
+        var from: String
+        var to: String
+        var violation: String?
+    }
+
+    struct Node: Encodable {
+        var name: String
+        var layer: String
+        var kind: String
+    }
+
+    /// The graph of `analysis` in `format`.
+    public static func render(_ analysis: WorkspaceAnalysis, format: Format, dotExecutable: String? = findExecutable("dot")) throws -> String {
+        let checker = LayerChecker(analysis: analysis)
+        let cycleEdges = Set(DependencyGraph(analysis: analysis).cycles().flatMap { cycle in zip(cycle, cycle.dropFirst()).map { "\($0.0)->\($0.1)" } })
+        let nodes = analysis.workspace.components.map { Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue) }
+        let edges = analysis.workspace.components.flatMap { component in
+            (analysis.packages[component.name]?.edges ?? []).map { edge in
+                Edge(from: edge.from, to: edge.to,
+                     violation: checker.violation(of: edge)?.rule ?? (cycleEdges.contains("\(edge.from)->\(edge.to)") ? "cycle" : nil))
+            }
+        }
+        switch format {
+        case .json:
+            struct Graph: Encodable { var layers: [String]; var nodes: [Node]; var edges: [Edge] }
+            return try JSONOutput.string(Graph(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges))
+        case .mermaid:
+            return mermaid(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges)
+        case .dot:
+            return dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges)
+        case .svg:
+            guard let dotExecutable else {
+                throw ToolError("SVG needs Graphviz's 'dot', which is not on the PATH. Install it (apt-get install graphviz) or use --format dot.", exitCode: 3)
+            }
+            return try runDot(dotExecutable, input: dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges))
+        }
+    }
+
+    private static func dot(layers: [String], nodes: [Node], edges: [Edge]) -> String {
+        var lines = ["digraph components {", "  rankdir=TB;", "  node [fontname=\"Helvetica\", fontsize=11];"]
+        for layer in layers {
+            lines.append("  subgraph \"cluster_\(layer)\" {")
+            lines.append("    label=\"\(layer)\"; style=rounded; color=gray;")
+            for node in nodes where node.layer == layer {
+                let shape = node.kind == ComponentKind.interface.rawValue ? "note" : "box"
+                lines.append("    \"\(node.name)\" [shape=\(shape)];")
+            }
+            lines.append("  }")
+        }
+        for edge in edges {
+            let style = edge.violation.map { " [color=red, fontcolor=red, label=\"\($0)\"]" } ?? ""
+            lines.append("  \"\(edge.from)\" -> \"\(edge.to)\"\(style);")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func mermaid(layers: [String], nodes: [Node], edges: [Edge]) -> String {
+        func id(_ name: String) -> String { name.replacingOccurrences(of: "-", with: "_") }
+        var lines = ["flowchart TB"]
+        for layer in layers {
+            lines.append("  subgraph \(layer)")
+            for node in nodes where node.layer == layer {
+                lines.append(node.kind == ComponentKind.interface.rawValue ? "    \(id(node.name))[/\(node.name)/]" : "    \(id(node.name))[\(node.name)]")
+            }
+            lines.append("  end")
+        }
+        var red: [Int] = []
+        for (index, edge) in edges.enumerated() {
+            lines.append("  \(id(edge.from)) --> \(id(edge.to))")
+            if edge.violation != nil { red.append(index) }
+        }
+        if !red.isEmpty {
+            lines.append("  linkStyle \(red.map(String.init).joined(separator: ",")) stroke:red,stroke-width:2px")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func runDot(_ executable: String, input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-Tsvg"]
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolError("dot failed: \(String(decoding: errors, as: UTF8.self))", exitCode: 3)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The full path of `name` on the PATH, or nil.
+    public static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,41 @@
+/// What a command prints and the exit code it ends with.
+public struct CommandResult: Sendable, Equatable {
+    /// Text for standard output.
+    public var output: String
+    /// Text for standard error.
+    public var errors: String
+    /// The exit code: 0 ok, 1 findings, 2 usage or configuration, 3 git or environment, 4 build or test.
+    public var exitCode: Int32
+
+    /// Creates a result.
+    public init(output: String = "", errors: String = "", exitCode: Int32 = 0) {
+        self.output = output
+        self.errors = errors
+        self.exitCode = exitCode
+    }
+}
+
+/// An error that carries its exit code.
+public struct ToolError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong and what to do.
+    public var message: String
+    /// The exit code: 2 usage or configuration, 3 git or environment, 4 build or test.
+    public var exitCode: Int32
+
+    /// Creates an error.
+    public init(_ message: String, exitCode: Int32) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+
+    /// The exit code for any error: ``ToolError``'s own, 2 for configuration problems, else 3.
+    public static func exitCode(for error: any Error) -> Int32 {
+        switch error {
+        case let error as ToolError: error.exitCode
+        case is WorkspaceError: 2
+        default: 3
+        }
+    }
+}

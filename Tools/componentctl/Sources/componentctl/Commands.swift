@@ -1,0 +1,64 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+
+extension ReportFormat: ExpressibleByArgument {}
+extension GraphRenderer.Format: ExpressibleByArgument {}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List components: name, layer, kind, path, version, pin, modules.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "text or json.") var format: ListFormat = .text
+
+    enum ListFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    func run() throws {
+        let analysis = WorkspaceAnalysis.analyze(try global.workspace())
+        try finish(CommandResult(output: try ListService.render(ListService.rows(analysis), json: format == .json)))
+    }
+}
+
+struct CheckLayersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-layers",
+        abstract: "Find every dependency and import that breaks the layering (exit 0 clean, 1 findings).")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "text, json, sarif or github.") var format: ReportFormat = .text
+    @Option(help: "Accept the findings listed in this baseline file; its stale entries fail.") var baseline: String?
+    @Flag(help: "Drop the baseline's stale entries (it only ever shrinks).") var updateBaseline = false
+    @Option(help: "Write a baseline accepting every current finding to this file.") var writeBaseline: String?
+
+    func run() throws {
+        let options = CheckLayersService.Options(
+            format: format, baseline: baseline.map { URL(fileURLWithPath: $0) }, updateBaseline: updateBaseline,
+            writeBaseline: writeBaseline.map { URL(fileURLWithPath: $0) })
+        try finish(try CheckLayersService.run(try global.workspace(), options: options))
+    }
+}
+
+struct WhyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "why", abstract: "Show the shortest dependency chain from one component to another.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The depending component.") var from: String
+    @Argument(help: "The component depended on.") var to: String
+
+    func run() throws {
+        try finish(try WhyService.run(try global.workspace(), from: from, to: to))
+    }
+}
+
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "graph", abstract: "Draw the component graph by layer, violations in red.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "dot, mermaid, json or svg (svg needs Graphviz).") var format: GraphRenderer.Format = .dot
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+
+    func run() throws {
+        let analysis = WorkspaceAnalysis.analyze(try global.workspace())
+        try emit(try GraphRenderer.render(analysis, format: format), to: output)
+    }
+}

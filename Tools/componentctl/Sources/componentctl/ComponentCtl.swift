@@ -1,0 +1,67 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+
+/// The entry point: runs the command and maps every outcome to the documented exit codes.
+@main
+struct ComponentCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "componentctl",
+        abstract: "Keeps a componentized Swift workspace honest: layering, versions, builds.",
+        discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error; 3 git or environment error; 4 build or test failed.",
+        subcommands: [ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self, DevCommand.self])
+
+    // Declared here too, so `componentctl --root DIR <command>` works as well as `<command> --root DIR`.
+    @OptionGroup var global: GlobalOptions
+
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let exit as ExitCode {
+            status = exit.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                status = 0
+            } else if error is ToolError || error is WorkspaceError || !(code == .validationFailure || code == ExitCode(64)) {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                status = ToolError.exitCode(for: error)
+            } else {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                status = 2
+            }
+        }
+        Foundation.exit(status)
+    }
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The workspace root (default: the nearest folder upwards holding components.yaml).")
+    var root: String?
+
+    /// Loads the workspace.
+    func workspace() throws -> Workspace {
+        try WorkspaceLoader.load(root: WorkspaceLoader.locateRoot(explicit: root))
+    }
+}
+
+/// Prints a command's result and ends with its exit code.
+func finish(_ result: CommandResult) throws {
+    if !result.output.isEmpty { FileHandle.standardOutput.write(Data(result.output.utf8)) }
+    if !result.errors.isEmpty { FileHandle.standardError.write(Data(result.errors.utf8)) }
+    if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+}
+
+/// Writes `text` to `path`, or to standard output without one.
+func emit(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+}

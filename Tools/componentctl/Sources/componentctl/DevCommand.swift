@@ -1,0 +1,23 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+
+struct DevCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self])
+
+    struct GenerateCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate-workspace", abstract: "Write a synthetic layered workspace with realistic imports.")
+
+        @Argument(help: "The folder to create.") var folder: String
+        @Option(help: "How many components.") var components = 500
+        @Option(help: "How many Swift files in all.") var files = 20_000
+        @Option(help: "The random seed, for a repeatable workspace.") var seed: UInt64 = 1
+
+        func run() throws {
+            let summary = try WorkspaceGenerator(components: components, files: files, seed: seed).write(to: URL(fileURLWithPath: folder))
+            print(summary)
+        }
+    }
+}
