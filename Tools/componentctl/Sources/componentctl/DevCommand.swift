@@ -4,7 +4,19 @@ import Foundation
 
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self])
+        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self])
+
+    struct ReadFilesCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "read-files", abstract: "Read every manifest and source check-layers reads, without lexing: the benchmark's anchor.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let analysis = WorkspaceAnalysis.analyze(try global.workspace(), scanImports: false)
+            print("read \(analysis.fileCount) Swift files of \(analysis.packages.count) components")
+        }
+    }
 
     struct GenerateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(

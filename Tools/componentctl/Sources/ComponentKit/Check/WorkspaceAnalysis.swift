@@ -59,13 +59,15 @@ public struct WorkspaceAnalysis: Sendable {
     /// How many Swift files were read.
     public var fileCount: Int
 
-    /// Reads every component's manifest and sources, two components at a time per core.
-    public static func analyze(_ workspace: Workspace) -> WorkspaceAnalysis {
+    /// Reads every component's manifest and sources, components in parallel on every core.
+    ///
+    /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor.
+    public static func analyze(_ workspace: Workspace, scanImports: Bool = true) -> WorkspaceAnalysis {
         let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
         let results = Mutex<[String: (ComponentPackage, Diagnostic?)]>([:])
         let components = workspace.components
         DispatchQueue.concurrentPerform(iterations: components.count) { index in
-            let result = analyze(components[index], in: workspace, componentsByPath: byPath)
+            let result = analyze(components[index], in: workspace, componentsByPath: byPath, scanImports: scanImports)
             results.withLock { $0[components[index].name] = result }
         }
         let collected = results.withLock { $0 }
@@ -83,7 +85,7 @@ public struct WorkspaceAnalysis: Sendable {
     }
 
     private static func analyze(
-        _ component: Component, in workspace: Workspace, componentsByPath: [String: String]
+        _ component: Component, in workspace: Workspace, componentsByPath: [String: String], scanImports: Bool
     ) -> (ComponentPackage, Diagnostic?) {
         let folder = workspace.folder(of: component)
         let manifestPath = component.path + "/Package.swift"
@@ -110,19 +112,19 @@ public struct WorkspaceAnalysis: Sendable {
             }
         }
         package.targets = manifest.targets.map { declaration in
-            TargetAnalysis(declaration: declaration, files: sources(of: declaration, in: folder, relativeTo: component.path))
+            TargetAnalysis(declaration: declaration, files: sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports))
         }
         return (package, nil)
     }
 
-    private static func sources(of target: TargetDeclaration, in folder: URL, relativeTo prefix: String) -> [SourceFile] {
+    private static func sources(of target: TargetDeclaration, in folder: URL, relativeTo prefix: String, scanImports: Bool) -> [SourceFile] {
         let root = folder.appendingPathComponent(target.sourceFolder)
         guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
         var files: [SourceFile] = []
         while let relative = enumerator.nextObject() as? String {
             guard relative.hasSuffix(".swift") else { continue }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
-            let imports = data.withUnsafeBytes { raw in ImportScanner.imports(in: raw.bindMemory(to: UInt8.self)) }
+            let imports = scanImports ? data.withUnsafeBytes { raw in ImportScanner.imports(in: raw.bindMemory(to: UInt8.self)) } : []
             files.append(SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports))
         }
         return files.sorted { $0.path < $1.path }
