@@ -19,7 +19,8 @@ let package = Package(
             name: "componentctl",
             dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit"]),
-        .testTarget(name: "componentctlTests", dependencies: ["componentctl"]),
+        .target(name: "TestSupport", dependencies: ["ComponentKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit", "TestSupport"]),
+        .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport"]),
     ]
 )

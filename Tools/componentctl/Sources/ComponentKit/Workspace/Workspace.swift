@@ -47,6 +47,12 @@ public struct AllowedEdge: Sendable, Hashable {
     public var from: String
     /// The component depended on.
     public var to: String
+
+    /// Creates an allowed pair.
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
 }
 
 /// The layering rules: data from components.yaml, not code.

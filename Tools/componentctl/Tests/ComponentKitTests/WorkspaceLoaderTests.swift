@@ -1,0 +1,155 @@
+import ComponentKit
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct WorkspaceLoaderTests {
+    /// A scratch workspace with the packages `paths` and the given components.yaml.
+    private func workspace(_ yaml: String, packages paths: [String] = ["Packages/Core/Storage"], folder: String = "ws") throws -> Scratch {
+        let scratch = try Scratch(named: folder)
+        for path in paths { try scratch.package(path, name: (path as NSString).lastPathComponent) }
+        try scratch.write("components.yaml", yaml)
+        return scratch
+    }
+
+    private func errors(_ scratch: Scratch) -> [String] {
+        do {
+            _ = try scratch.load()
+            return []
+        } catch let WorkspaceError.invalid(diagnostics) {
+            return diagnostics.map(\.text)
+        } catch {
+            return ["unexpected: \(error)"]
+        }
+    }
+
+    private let header = "layers: [business, core, foundation]\ncomponents:\n"
+
+    @Test func loadsTheSampleWorkspace() throws {
+        let workspace = try WorkspaceLoader.load(root: Scratch.sampleRoot)
+        #expect(workspace.components.count == 15)
+        #expect(workspace.name == "Shop")
+        #expect(workspace.scheme == "shop")
+        #expect(workspace.rules.layers == ["business", "core", "foundation"])
+        #expect(workspace.rules.allow == [AllowedEdge(from: "session", to: "storage")])
+        #expect(workspace.component(named: "user-interface")?.kind == .interface)
+        #expect(workspace.component(named: "user")?.interface == "user-interface")
+    }
+
+    @Test func unknownKeysWrongTypesAndUnknownLayersAreEachReported() throws {
+        let scratch = try workspace(header + """
+              storage:
+                path: Packages/Core/Storage
+                layer: cor
+                kind: [interface]
+                verison: 1.0.0
+            """)
+        #expect(errors(scratch) == [
+            "components.yaml:5:12: error: unknown layer 'cor' for component 'storage'. Fix: use 'core' [config]",
+            "components.yaml:6:11: error: storage.kind must be a single value, not a list. Fix: write it on one line after the colon [config]",
+            "components.yaml:7:5: error: unknown key 'verison' in component 'storage'. Fix: did you mean 'version'? [config]",
+        ])
+    }
+
+    @Test func duplicateKeysAreReportedWithTheFirstPlace() throws {
+        let scratch = try workspace(header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n    layer: core\n")
+        #expect(errors(scratch) == [
+            "components.yaml:6:5: error: duplicate key 'layer' (first at line 5); keep one of them [config]",
+        ])
+    }
+
+    @Test func positionsCountCharactersAndSkipTheBOM() throws {
+        let yaml = "\u{FEFF}# Überblick — components\n" + header + "  storage: {path: Packages/Core/Storage, layer: core, ünknown: x}\n"
+        let scratch = try workspace(yaml)
+        #expect(errors(scratch) == ["components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: interface, kind, layer, path, pin, version [config]"])
+    }
+
+    @Test func scalarsKnowTheirByteOffsetsForInPlaceEdits() throws {
+        let yaml = "\u{FEFF}# ü\n" + header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n    version: \"1.0.0\"\n"
+        let workspace = try self.workspace(yaml).load()
+        guard case .mapping(let top, _, _) = workspace.document, case .mapping(let components, _, _)? = top.last?.value,
+              case .mapping(let fields, _, _)? = components.first?.value, case .scalar(let version)? = fields.last?.value else {
+            Issue.record("unexpected document shape")
+            return
+        }
+        let bytes = Array(yaml.utf8)
+        #expect(String(decoding: bytes[version.byteRange], as: UTF8.self) == "\"1.0.0\"")
+        #expect(version.style == .doubleQuoted)
+    }
+
+    @Test func pathsMustExistNotBeSymlinksAndBeUniqueCaseInsensitively() throws {
+        let scratch = try workspace(header + """
+              storage:
+                path: Packages/Core/Storage
+                layer: core
+              missing:
+                path: Packages/Core/Missing
+                layer: core
+              linked:
+                path: Packages/Core/Linked
+                layer: core
+            """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("Packages/Core/Linked").path,
+                                                   withDestinationPath: scratch.root.appendingPathComponent("Packages/Core/Storage").path)
+        let found = errors(scratch)
+        #expect(found.count == 2)
+        #expect(found[0].hasPrefix("components.yaml:7:11: error: path 'Packages/Core/Missing' of 'missing' does not exist"))
+        #expect(found[1].hasPrefix("components.yaml:10:11: error: path 'Packages/Core/Linked' of 'linked' goes through the symlink 'Packages/Core/Linked'"))
+
+        let collide = try workspace(header + """
+              storage:
+                path: Packages/Core/Storage
+                layer: core
+              storage2:
+                path: Packages/Other/storage
+                layer: core
+            """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
+        #expect(errors(collide).contains { $0.contains("folder 'storage' of 'storage2' has the same name as folder 'Storage' of 'storage'") })
+    }
+
+    @Test func aComponentNamedLikeTheCheckoutFolderIsRefused() throws {
+        let scratch = try workspace(header + "  main:\n    path: Packages/Core/Main\n    layer: core\n", packages: ["Packages/Core/Main"], folder: "main")
+        #expect(errors(scratch).contains { $0.contains("has the name of the workspace folder 'main'") })
+    }
+
+    @Test func namesMustBeTheFolderInKebabCase() throws {
+        let scratch = try workspace(header + "  store:\n    path: Packages/Core/Storage\n    layer: core\n")
+        #expect(errors(scratch) == [
+            "components.yaml:3:3: error: component 'store' lives in folder 'Storage', so its name must be 'storage'. Fix: rename the key to 'storage' (a component's name is its folder's name in lower kebab case) [config]",
+        ])
+        #expect(kebabCase("UserInterface") == "user-interface")
+        #expect(kebabCase("HTTPClient") == "http-client")
+        #expect(kebabCase("OAuth2Login") == "o-auth2-login")
+    }
+
+    @Test func malformedYAMLAndBadVersionsAreErrors() throws {
+        #expect(errors(try workspace("layers: [business\ncomponents:\n")).first?.contains("components.yaml:2:") == true)
+        let badVersion = try workspace(header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n    version: 1.4\n")
+        #expect(errors(badVersion) == ["components.yaml:6:14: error: storage.version '1.4' is not a semantic version. Fix: write it like 1.4.0 [config]"])
+        #expect(errors(try workspace("")).first?.contains("the file is empty") == true)
+    }
+
+    @Test func unknownInterfacesAndAllowEntriesSuggestTheClosestName() throws {
+        let scratch = try workspace("""
+            layers: [business, core, foundation]
+            rules:
+              allow:
+                - core/storag -> core/storage
+            components:
+              storage:
+                path: Packages/Core/Storage
+                layer: core
+                interface: storage-api
+            """)
+        let found = errors(scratch)
+        #expect(found.contains { $0.contains("interface 'storage-api' of 'storage' is not a component") })
+        #expect(found.contains { $0.contains("names unknown component 'core/storag'. Fix: did you mean 'storage'?") })
+    }
+
+    @Test func semanticVersionsOrderByPrecedence() {
+        let sorted = ["1.0.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "0.9.9", "2.0.0", "1.10.0"]
+            .compactMap(SemanticVersion.init).sorted().map(\.description)
+        #expect(sorted == ["0.9.9", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.10.0", "2.0.0"])
+        for bad in ["1.0", "01.0.0", "1.0.0-", "1.0.0-01", "v1.0.0", "1.0.0+"] { #expect(SemanticVersion(bad) == nil, "\(bad)") }
+    }
+}
