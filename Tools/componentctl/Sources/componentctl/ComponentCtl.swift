@@ -27,6 +27,10 @@ struct ComponentCtl: ParsableCommand {
             if code == .success {
                 print(fullMessage(for: error))
                 status = 0
+            } else if case WorkspaceError.invalid = error {
+                // Each line is already `components.yaml:line:col: error: ...`.
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                status = 2
             } else if error is ToolError || error is WorkspaceError || !(code == .validationFailure || code == ExitCode(64)) {
                 FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 status = ToolError.exitCode(for: error)
