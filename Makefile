@@ -1,18 +1,36 @@
 # The workspace's entry points; the README explains each.
-.PHONY: setup app build test test-root test-components clean
+PREFIX ?= /usr/local
+TOOL_PACKAGE := Tools/componentctl
+TOOL := $(TOOL_PACKAGE)/.build/release/componentctl
+
+.PHONY: setup tool install check build app test bench clean
 
 setup:
 	@scripts/setup.sh
 
+tool: setup
+	swift build -c release --package-path $(TOOL_PACKAGE) --product componentctl
+
+# Puts componentctl on the PATH (PREFIX=~/.local for a user install).
+install: tool
+	install -d $(PREFIX)/bin
+	install -m 755 $(TOOL) $(PREFIX)/bin/componentctl
+
+check: tool
+	$(TOOL) check-layers
+
 build: setup
 	swift build --product App
 
-# The main job: build the integrated App and run it interactively.
-app: build
+# The main job: check the layering, build the integrated App and run it interactively.
+app: check build
 	swift run App
 
 test: setup
 	@scripts/test-all.sh
 
+bench: setup
+	$(TOOL_PACKAGE)/bench/check-layers.sh
+
 clean:
-	rm -rf .build $(addsuffix /.build,$(shell sed -n 's/^    path: *//p' components.yaml))
+	rm -rf .build $(TOOL_PACKAGE)/.build $(addsuffix /.build,$(shell sed -n 's/^    path: *//p' components.yaml))

@@ -43,6 +43,5 @@ let package = Package(
             dependencies: ["App"],
             path: "Tests/AppTests"
         ),
-        .testTarget(name: "LayeringTests", path: "Tests/LayeringTests"),
     ]
 )

@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Runs every test: the root package (the integrated App), then each component's own package,
-# because root `swift test` never runs the tests of its dependencies.
+# Runs every test: componentctl's own package, `componentctl check-layers` on the workspace, the
+# root package (the integrated App), then each component's own package, because root
+# `swift test` never runs the tests of its dependencies.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
 mkdir -p "$log_dir"
-paths=(. $(sed -n 's/^    path: *//p' components.yaml))
 passed=0
 failed=()
-for path in "${paths[@]}"; do
-  name=$(basename "$(cd "$path" && pwd)")
-  echo "=== swift test --package-path $path"
-  if swift test --package-path "$path" 2>&1 | tee "$log_dir/$name.log"; then
+
+step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
+  local name=$1; shift
+  echo "=== $name"
+  if "$@" 2>&1 | tee "$log_dir/$name.log"; then
     passed=$((passed + 1))
   else
-    failed+=("$path")
+    failed+=("$name")
   fi
+}
+
+step componentctl swift test --package-path Tools/componentctl
+step check-layers Tools/componentctl/.build/debug/componentctl check-layers
+for path in . $(sed -n 's/^    path: *//p' components.yaml); do
+  step "$(basename "$(cd "$path" && pwd)")" swift test --package-path "$path"
 done
+
 echo
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "Failed packages (logs in $log_dir):"
+  echo "Failed (logs in $log_dir):"
   printf '  %s\n' "${failed[@]}"
 fi
-echo "packages: $passed passed, ${#failed[@]} failed"
+echo "test steps: $passed passed, ${#failed[@]} failed"
 [ ${#failed[@]} -eq 0 ]
