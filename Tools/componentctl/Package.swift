@@ -14,7 +14,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .target(name: "ComponentKit", dependencies: ["CYAML"]),
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .target(name: "ComponentKit", dependencies: ["CYAML", "CGit2"]),
         .executableTarget(
             name: "componentctl",
             dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]

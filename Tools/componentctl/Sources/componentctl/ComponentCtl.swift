@@ -9,7 +9,10 @@ struct ComponentCtl: ParsableCommand {
         commandName: "componentctl",
         abstract: "Keeps a componentized Swift workspace honest: layering, versions, builds.",
         discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error; 3 git or environment error; 4 build or test failed.",
-        subcommands: [ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self, DevCommand.self])
+        subcommands: [
+            ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
+            VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self, DevCommand.self,
+        ])
 
     // Declared here too, so `componentctl --root DIR <command>` works as well as `<command> --root DIR`.
     @OptionGroup var global: GlobalOptions
@@ -48,9 +51,32 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The workspace root (default: the nearest folder upwards holding components.yaml).")
     var root: String?
 
-    /// Loads the workspace.
+    /// Loads the workspace, first rolling back a change an interrupted run left half-done.
     func workspace() throws -> Workspace {
-        try WorkspaceLoader.load(root: WorkspaceLoader.locateRoot(explicit: root))
+        let root = try WorkspaceLoader.locateRoot(explicit: root)
+        if let lock = try? WorkspaceLock(root: root) {
+            try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
+            _ = lock
+        }
+        return try WorkspaceLoader.load(root: root)
+    }
+
+    /// Runs `body` holding the workspace lock, on the workspace and its git repository.
+    func changing(_ body: (VersionedWorkspace) throws -> CommandResult) throws -> CommandResult {
+        let root = try WorkspaceLoader.locateRoot(explicit: root)
+        let lock = try WorkspaceLock(root: root)
+        defer { withExtendedLifetime(lock) {} }
+        try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
+        return try body(try VersionedWorkspace(WorkspaceLoader.load(root: root)))
+    }
+}
+
+/// For the fault-injection tests: `COMPONENTCTL_FAULT=<point>` (or `random`) kills the process with
+/// SIGKILL at that point of a transaction, as a power cut or `kill -9` would.
+func faultPoint(_ point: String) {
+    guard let wanted = ProcessInfo.processInfo.environment["COMPONENTCTL_FAULT"] else { return }
+    if wanted == point || (wanted == "random" && Int.random(in: 0..<4) == 0) {
+        kill(getpid(), SIGKILL)
     }
 }
 

@@ -74,7 +74,11 @@ public struct Scratch: Sendable {
 /// Test setup that did not find what it expected.
 public enum ScratchError: Error, CustomStringConvertible {
     case notFound(String, String)
+    case failed(String)
     public var description: String {
-        switch self { case .notFound(let text, let path): "'\(text)' is not in \(path)" }
+        switch self {
+        case .notFound(let text, let path): "'\(text)' is not in \(path)"
+        case .failed(let message): message
+        }
     }
 }

@@ -35,6 +35,7 @@ public struct ToolError: Error, Sendable, CustomStringConvertible {
         switch error {
         case let error as ToolError: error.exitCode
         case is WorkspaceError: 2
+        case is DecodingError: 2
         default: 3
         }
     }

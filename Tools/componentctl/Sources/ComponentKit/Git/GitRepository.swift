@@ -1,0 +1,331 @@
+import CGit2
+import Foundation
+
+/// A git object id.
+public struct GitOID: Sendable, Hashable, CustomStringConvertible {
+    /// The 40-character hexadecimal id.
+    public let hex: String
+
+    init(_ oid: git_oid) {
+        var copy = oid
+        var buffer = [CChar](repeating: 0, count: 41)
+        git_oid_tostr(&buffer, buffer.count, &copy)
+        hex = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Parses a 40-character hexadecimal id.
+    public init?(hex: String) {
+        var oid = git_oid()
+        guard hex.count == 40, git_oid_fromstr(&oid, hex) == 0 else { return nil }
+        self.init(oid)
+    }
+
+    var raw: git_oid {
+        var oid = git_oid()
+        git_oid_fromstr(&oid, hex)
+        return oid
+    }
+
+    /// The first 10 characters.
+    public var short: String { String(hex.prefix(10)) }
+    public var description: String { hex }
+}
+
+/// An error from libgit2 or about the repository, with what to do.
+public struct GitError: Error, Sendable, CustomStringConvertible {
+    /// What failed and why.
+    public var message: String
+    public var description: String { message }
+}
+
+/// A git repository opened through libgit2. Every handle it hands out is freed with it.
+public final class GitRepository {
+    let pointer: OpaquePointer
+    /// The working tree's root.
+    public let workdir: URL
+
+    /// Opens the repository containing `folder`, searching upwards.
+    public init(containing folder: URL) throws {
+        git_libgit2_init()
+        var repository: OpaquePointer?
+        let status = git_repository_open_ext(&repository, folder.path, 0, nil)
+        guard status == 0, let repository else {
+            let message = Self.lastError()
+            git_libgit2_shutdown()
+            // libgit2 1.5 reports a repository owned by someone else as a missing 'safe.directory' setting.
+            if message.contains("safe.directory") || message.contains("not owned by current user"), let owned = Self.foreignRepository(above: folder) {
+                throw GitError(message: "The git repository at '\(owned.path)' belongs to user id \(owned.owner), not to you (\(geteuid())), "
+                    + "so git refuses to use it. Run as its owner, or trust it: git config --global --add safe.directory '\(owned.path)'")
+            }
+            if status == GIT_ENOTFOUND.rawValue {
+                throw GitError(message: "'\(folder.path)' is not in a git repository. Releases and pins are git tags: run 'git init' and commit first.")
+            }
+            throw GitError(message: "Cannot open the git repository at '\(folder.path)': \(message)")
+        }
+        pointer = repository
+        guard let path = git_repository_workdir(repository) else {
+            git_repository_free(repository)
+            git_libgit2_shutdown()
+            throw GitError(message: "The repository at '\(folder.path)' is bare; componentctl needs a working tree.")
+        }
+        workdir = URL(fileURLWithPath: String(cString: path)).standardizedFileURL
+    }
+
+    /// The nearest folder upwards holding `.git` when its owner is not the current user.
+    private static func foreignRepository(above folder: URL) -> (path: String, owner: uid_t)? {
+        var current = folder.standardizedFileURL
+        while true {
+            var info = stat()
+            if stat(current.appendingPathComponent(".git").path, &info) == 0 {
+                return info.st_uid == geteuid() ? nil : (current.path, info.st_uid)
+            }
+            let parent = current.deletingLastPathComponent()
+            guard parent.path != current.path else { return nil }
+            current = parent
+        }
+    }
+
+    deinit {
+        git_repository_free(pointer)
+        git_libgit2_shutdown()
+    }
+
+    /// The path of `url` relative to the working tree, or nil when it is outside.
+    public func relativePath(of url: URL) -> String? {
+        let base = workdir.resolvingSymlinksInPath().path
+        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        if path == base { return "" }
+        guard path.hasPrefix(base + "/") else { return nil }
+        return String(path.dropFirst(base.count + 1))
+    }
+
+    // MARK: - Commits and tags
+
+    /// The commit HEAD points at.
+    public func headCommit() throws -> GitOID {
+        var oid = git_oid()
+        try check(git_reference_name_to_id(&oid, pointer, "HEAD"), "read HEAD (is there a commit yet?)")
+        return GitOID(oid)
+    }
+
+    /// Tag names starting with `prefix` (libgit2's pattern lets `*` cross `/`, so this filters exactly).
+    public func tagNames(prefix: String) throws -> [String] {
+        var names = git_strarray()
+        try check(git_tag_list_match(&names, prefix + "*", pointer), "list tags")
+        defer { git_strarray_dispose(&names) }
+        return (0..<names.count).compactMap { index in names.strings[index].map { String(cString: $0) } }.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// A resolved tag: the commit it names, and the tag object for annotated tags.
+    public struct ResolvedTag: Sendable, Hashable {
+        /// The commit.
+        public var commit: GitOID
+        /// The annotated tag object, or nil for a lightweight tag.
+        public var tagObject: GitOID?
+        /// The commit's time.
+        public var date: Date
+    }
+
+    /// Resolves the tag `name` by its exact ref, or returns nil when there is no such tag.
+    public func resolveTag(_ name: String) throws -> ResolvedTag? {
+        var reference: OpaquePointer?
+        let status = git_reference_lookup(&reference, pointer, "refs/tags/\(name)")
+        if status == GIT_ENOTFOUND.rawValue { return nil }
+        try check(status, "look up tag '\(name)'")
+        defer { git_reference_free(reference) }
+        var object: OpaquePointer?
+        try check(git_reference_peel(&object, reference, GIT_OBJECT_COMMIT), "resolve tag '\(name)' to a commit")
+        defer { git_object_free(object) }
+        guard let commitID = git_object_id(object) else { throw GitError(message: "tag '\(name)' has no commit") }
+        var tagObject: GitOID?
+        if let target = git_reference_target(reference), git_oid_equal(target, commitID) == 0 {
+            tagObject = GitOID(target.pointee)
+        }
+        let time = git_commit_time(object)
+        return ResolvedTag(commit: GitOID(commitID.pointee), tagObject: tagObject, date: Date(timeIntervalSince1970: TimeInterval(time)))
+    }
+
+    /// Creates the annotated tag `name` on `commit`; fails if it exists.
+    public func createAnnotatedTag(_ name: String, commit: GitOID, message: String) throws {
+        var signature: UnsafeMutablePointer<git_signature>?
+        guard git_signature_default(&signature, pointer) == 0, let signature else {
+            throw GitError(message: "git has no identity to sign the release tag with. Set one: git config user.name 'Your Name' && git config user.email you@example.com")
+        }
+        defer { git_signature_free(signature) }
+        var oid = commit.raw
+        var target: OpaquePointer?
+        try check(git_object_lookup(&target, pointer, &oid, GIT_OBJECT_COMMIT), "find commit \(commit.short)")
+        defer { git_object_free(target) }
+        var created = git_oid()
+        try check(git_tag_create(&created, pointer, name, target, signature, message, 0), "create tag '\(name)'")
+    }
+
+    /// Deletes the tag `name` if it exists.
+    public func deleteTag(_ name: String) throws {
+        let status = git_tag_delete(pointer, name)
+        if status == GIT_ENOTFOUND.rawValue { return }
+        try check(status, "delete tag '\(name)'")
+    }
+
+    /// The commits reachable from `head` and not from `base` that change something under `path`.
+    public func commitCount(touching path: String, from head: GitOID, notReachableFrom base: GitOID?) throws -> Int {
+        var walker: OpaquePointer?
+        try check(git_revwalk_new(&walker, pointer), "walk history")
+        defer { git_revwalk_free(walker) }
+        var start = head.raw
+        try check(git_revwalk_push(walker, &start), "walk from \(head.short)")
+        if let base {
+            var hidden = base.raw
+            try check(git_revwalk_hide(walker, &hidden), "hide \(base.short)")
+        }
+        var count = 0
+        var oid = git_oid()
+        while git_revwalk_next(&oid, walker) == 0 {
+            let commit = GitOID(oid)
+            let tree = try self.tree(of: commit, path: path)
+            let parentTrees = try parents(of: commit).map { try self.tree(of: $0, path: path) }
+            if parentTrees.isEmpty ? tree != nil : !parentTrees.contains(tree) { count += 1 }
+        }
+        return count
+    }
+
+    private func parents(of commit: GitOID) throws -> [GitOID] {
+        try withCommit(commit) { object in
+            (0..<git_commit_parentcount(object)).compactMap { git_commit_parent_id(object, $0).map { GitOID($0.pointee) } }
+        }
+    }
+
+    // MARK: - Trees and blobs
+
+    /// The id of the tree at `path` in `commit` (the root tree for ""), or nil when the path is absent.
+    public func tree(of commit: GitOID, path: String) throws -> GitOID? {
+        try withCommit(commit) { object in
+            var root: OpaquePointer?
+            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
+            defer { git_tree_free(root) }
+            if path.isEmpty { return git_tree_id(root).map { GitOID($0.pointee) } }
+            var entry: OpaquePointer?
+            let status = git_tree_entry_bypath(&entry, root, path)
+            if status == GIT_ENOTFOUND.rawValue { return nil }
+            try check(status, "find '\(path)' in \(commit.short)")
+            defer { git_tree_entry_free(entry) }
+            guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
+            return git_tree_entry_id(entry).map { GitOID($0.pointee) }
+        }
+    }
+
+    /// The bytes of the file at `path` in `commit`, or nil when there is none.
+    public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
+        try withCommit(commit) { object in
+            var root: OpaquePointer?
+            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
+            defer { git_tree_free(root) }
+            var entry: OpaquePointer?
+            let status = git_tree_entry_bypath(&entry, root, path)
+            if status == GIT_ENOTFOUND.rawValue { return nil }
+            try check(status, "find '\(path)' in \(commit.short)")
+            defer { git_tree_entry_free(entry) }
+            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB, let id = git_tree_entry_id(entry) else { return nil }
+            return try blobBytes(id.pointee)
+        }
+    }
+
+    /// Writes the tree `tree` into `folder` (which must not exist) from git objects, never touching
+    /// the working tree or the index: files with their executable bit, symlinks, empty folders for
+    /// submodules, as `git archive` does.
+    public func materialize(tree: GitOID, into folder: URL) throws {
+        var oid = tree.raw
+        var object: OpaquePointer?
+        try check(git_tree_lookup(&object, pointer, &oid), "read tree \(tree.short)")
+        defer { git_tree_free(object) }
+        guard mkdir(folder.path, 0o777) == 0 else { throw GitError(message: "cannot create '\(folder.path)': \(String(cString: strerror(errno)))") }
+        for index in 0..<git_tree_entrycount(object) {
+            guard let entry = git_tree_entry_byindex(object, index), let namePointer = git_tree_entry_name(entry),
+                  let id = git_tree_entry_id(entry) else { continue }
+            let target = folder.appendingPathComponent(String(cString: namePointer))
+            switch git_tree_entry_filemode(entry).rawValue {
+            case GIT_FILEMODE_TREE.rawValue:
+                try materialize(tree: GitOID(id.pointee), into: target)
+            case GIT_FILEMODE_BLOB.rawValue, GIT_FILEMODE_BLOB_EXECUTABLE.rawValue:
+                let executable = git_tree_entry_filemode(entry) == GIT_FILEMODE_BLOB_EXECUTABLE
+                try writeFile(target, bytes: try blobBytes(id.pointee), mode: executable ? 0o777 : 0o666)
+            case GIT_FILEMODE_LINK.rawValue:
+                let destination = String(decoding: try blobBytes(id.pointee), as: UTF8.self)
+                guard symlink(destination, target.path) == 0 else {
+                    throw GitError(message: "cannot create link '\(target.path)': \(String(cString: strerror(errno)))")
+                }
+            case GIT_FILEMODE_COMMIT.rawValue:
+                guard mkdir(target.path, 0o777) == 0 else { throw GitError(message: "cannot create '\(target.path)'") }
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: - Status
+
+    /// Paths under `path` with changes in the index or working tree, untracked files included.
+    public func changedFiles(under path: String) throws -> [String] {
+        var options = git_status_options()
+        try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "prepare status")
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH.rawValue
+        let prefix = path.isEmpty ? "" : path + "/"
+        var list: OpaquePointer?
+        try check(git_status_list_new(&list, pointer, &options), "read the status")
+        defer { git_status_list_free(list) }
+        var paths: [String] = []
+        for index in 0..<git_status_list_entrycount(list) {
+            guard let entry = git_status_byindex(list, index) else { continue }
+            let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
+            guard let file = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path else { continue }
+            let name = String(cString: file)
+            if path.isEmpty || name.hasPrefix(prefix) || name == path { paths.append(name) }
+        }
+        return paths.sorted()
+    }
+
+    // MARK: - Helpers
+
+    private func withCommit<T>(_ commit: GitOID, _ body: (OpaquePointer?) throws -> T) throws -> T {
+        var oid = commit.raw
+        var object: OpaquePointer?
+        try check(git_commit_lookup(&object, pointer, &oid), "read commit \(commit.short)")
+        defer { git_commit_free(object) }
+        return try body(object)
+    }
+
+    private func blobBytes(_ id: git_oid) throws -> [UInt8] {
+        var oid = id
+        var blob: OpaquePointer?
+        try check(git_blob_lookup(&blob, pointer, &oid), "read a file")
+        defer { git_blob_free(blob) }
+        let size = Int(git_blob_rawsize(blob))
+        guard size > 0, let raw = git_blob_rawcontent(blob) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: raw, count: size))
+    }
+
+    private func writeFile(_ url: URL, bytes: [UInt8], mode: mode_t) throws {
+        // open() applies the umask, as a checkout does.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard descriptor >= 0 else { throw GitError(message: "cannot create '\(url.path)': \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard result > 0 else { throw GitError(message: "cannot write '\(url.path)': \(String(cString: strerror(errno)))") }
+            written += result
+        }
+    }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status < 0 else { return }
+        throw GitError(message: "git could not \(what): \(Self.lastError())")
+    }
+
+    private static func lastError() -> String {
+        guard let error = git_error_last(), let message = error.pointee.message else { return "unknown error" }
+        return String(cString: message)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// What pinning a component at a release means: the commit, the tree, the checkout's place.
+public struct PinPlan: Sendable {
+    /// The component.
+    public var component: Component
+    /// The release.
+    public var release: Release
+    /// The component's tree at the release.
+    public var tree: GitOID
+    /// The pinned version's manifest.
+    public var manifest: PackageManifest
+    /// The checkout of the component's folder, relative to the workspace root.
+    public var checkout: String
+
+    /// The folder holding the checkout (what is created and removed).
+    public var pinFolder: String { PinLayout.pinFolder(ofCheckout: checkout) }
+
+    /// The lock entry this plan records.
+    public var lockEntry: PinLock.Entry {
+        PinLock.Entry(version: release.version.description, tag: release.tag, commit: release.resolved.commit.hex, tree: tree.hex, checkout: checkout)
+    }
+}
+
+/// Resolves, stages and checks pins.
+public enum PinPlanner {
+    /// The name of the file in a pin folder recording the tree its checkout holds.
+    static let treeMarker = ".tree"
+
+    /// Resolves `component@version` and reads the manifest it had.
+    public static func plan(_ context: VersionedWorkspace, component: Component, version: SemanticVersion) throws -> PinPlan {
+        let releases = try context.releases(of: component)
+        guard let release = releases.first(where: { $0.version == version }) else {
+            let known = releases.map(\.version.description)
+            throw ToolError("Unknown version \(version) of '\(component.name)': there is no tag \(component.name)@\(version). "
+                + (known.isEmpty ? "It has no release yet." : "Released: \(known.joined(separator: ", ")).")
+                + " See 'componentctl versions \(component.name)'.", exitCode: 3)
+        }
+        let path = context.repositoryPath(of: component)
+        guard let tree = try context.repository.tree(of: release.resolved.commit, path: path),
+              let bytes = try context.repository.file(at: path + "/Package.swift", in: release.resolved.commit) else {
+            throw ToolError("\(release.tag) has no package at '\(component.path)'; was the component moved since?", exitCode: 3)
+        }
+        let manifest: PackageManifest
+        do {
+            manifest = try ManifestReader.read(bytes)
+        } catch {
+            throw ToolError("The Package.swift of \(release.tag) cannot be read: \(error)", exitCode: 3)
+        }
+        let checkout = try PinLayout.checkoutPath(
+            for: component, version: version.description, dependencyPaths: manifest.dependencies.compactMap(\.path))
+        return PinPlan(component: component, release: release, tree: tree, manifest: manifest, checkout: checkout)
+    }
+
+    /// Materializes the plan's tree into a staging folder laid out like the pin folder; returns it.
+    public static func stage(_ plan: PinPlan, _ context: VersionedWorkspace) throws -> URL {
+        let staging = try WorkspaceTransaction.stagingFolder(root: context.workspace.root)
+        let pinFolder = staging.appendingPathComponent((plan.pinFolder as NSString).lastPathComponent)
+        let inside = String(plan.checkout.dropFirst(plan.pinFolder.count + 1))
+        let target = pinFolder.appendingPathComponent(inside)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try context.repository.materialize(tree: plan.tree, into: target)
+        try Data((plan.tree.hex + "\n").utf8).write(to: pinFolder.appendingPathComponent(treeMarker))
+        return pinFolder
+    }
+
+    /// Whether the checkout of `entry` is on disk and holds its tree.
+    public static func isMaterialized(_ entry: PinLock.Entry, root: URL) -> Bool {
+        let marker = root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout)).appendingPathComponent(treeMarker)
+        guard let data = FileManager.default.contents(atPath: marker.path) else { return false }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == entry.tree
+            && FileManager.default.fileExists(atPath: root.appendingPathComponent(entry.checkout).appendingPathComponent("Package.swift").path)
+    }
+
+    /// Components that depend on `component` in the live workspace: pinning it would give SwiftPM two
+    /// packages of one identity, and it silently replaces one with the other.
+    public static func refuseIfDependedOn(_ component: Component, analysis: WorkspaceAnalysis) throws {
+        let dependents = DependencyGraph(analysis: analysis).dependents(of: [component.name]).sorted()
+        guard dependents.isEmpty else {
+            throw ToolError("Cannot pin '\(component.name)': \(dependents.joined(separator: ", ")) depend\(dependents.count == 1 ? "s" : "") on it. "
+                + "SwiftPM identifies a package by its folder name, so the integrated build would see two packages named "
+                + "'\(component.folderName)' and silently keep only one. Pin components nothing else depends on (business implementations).",
+                exitCode: 3)
+        }
+    }
+
+    /// Everything about the pinned version the live workspace no longer satisfies; empty when compatible.
+    public static func incompatibilities(_ plan: PinPlan, staged: URL, context: VersionedWorkspace, analysis: WorkspaceAnalysis) throws -> [String] {
+        var problems: [String] = []
+        let workspace = context.workspace
+        let evaluator = LayerRulesEvaluator(workspace: workspace)
+        let tag = plan.release.tag
+        let oldVersions = try versionsAtRelease(plan, context)
+        var providedModules = Set(plan.manifest.targets.map(\.name))
+        for dependency in plan.manifest.dependencies {
+            guard let path = dependency.path else {
+                providedModules.formUnion(plan.manifest.targets.flatMap(\.dependencies).compactMap { reference in
+                    if case .product(let name, let package) = reference.reference, package.lowercased() == dependency.identity { return name }
+                    return nil
+                })
+                continue
+            }
+            let resolved = URL(fileURLWithPath: path, relativeTo: workspace.folder(of: plan.component)).standardizedFileURL.path
+            guard let target = workspace.components.first(where: { workspace.folder(of: $0).standardizedFileURL.path == resolved }) else {
+                problems.append("\(tag) depends on '\(path)', which is no longer a component of the workspace")
+                continue
+            }
+            providedModules.formUnion(analysis.packages[target.name]?.modules ?? [])
+            if let violation = evaluator.violation(from: plan.component, to: target) {
+                problems.append("\(tag) depends on '\(target.name)', which the current rules forbid: \(violation.message) [\(violation.rule)]")
+            }
+            if let then = oldVersions[target.name].flatMap(SemanticVersion.init), let now = target.version.flatMap(SemanticVersion.init),
+               !(now >= then && (then.major > 0 ? now.major == then.major : now.minor == then.minor)) {
+                problems.append("\(tag) was built against \(target.name) \(then); the workspace has \(now), which is not compatible")
+            }
+            let liveProducts = Set(analysis.packages[target.name]?.manifest?.products.map(\.name) ?? [])
+            for reference in plan.manifest.targets.flatMap(\.dependencies) {
+                guard case .product(let name, let package) = reference.reference, package.lowercased() == target.folderName.lowercased() else { continue }
+                if !liveProducts.contains(name) {
+                    problems.append("\(tag) uses product '\(name)' of '\(target.name)', which the live package no longer has")
+                }
+            }
+        }
+        for (file, module) in try imports(in: staged) where !providedModules.contains(module) && !LayerChecker.systemModules.contains(module) {
+            problems.append("\(tag) imports \(module) in \(file), which none of its dependencies provides any more")
+        }
+        return problems
+    }
+
+    /// The versions components.yaml gave every component at the release's commit.
+    private static func versionsAtRelease(_ plan: PinPlan, _ context: VersionedWorkspace) throws -> [String: String] {
+        guard let bytes = try context.repository.file(at: context.repositoryPath(WorkspaceLoader.fileName), in: plan.release.resolved.commit),
+              case .mapping(let top, _, _)? = try? YAMLLoader.load(bytes, path: WorkspaceLoader.fileName),
+              case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value else { return [:] }
+        var versions: [String: String] = [:]
+        for (key, value) in components {
+            guard case .mapping(let fields, _, _) = value, case .scalar(let version)? = fields.first(where: { $0.key.value == "version" })?.value else { continue }
+            versions[key.value] = version.value
+        }
+        return versions
+    }
+
+    private static func imports(in folder: URL) throws -> [(String, String)] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [(String, String)] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift"), !path.hasSuffix("Package.swift"),
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+            for declaration in ImportScanner.imports(in: Array(data)) where !declaration.isGuardedByCanImport {
+                found.append((path, declaration.module))
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }
+}

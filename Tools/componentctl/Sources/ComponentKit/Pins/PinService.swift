@@ -1,0 +1,162 @@
+import Foundation
+
+/// `componentctl pin`, `unpin` and `sync`.
+public enum PinService {
+    /// The integrated manifest's name in the workspace root.
+    static let manifest = "Package.swift"
+
+    /// Pins `name` at `version`: checks, then writes components.yaml, components.lock, the checkout
+    /// and the integrated manifest's block, all or nothing.
+    public static func pin(
+        _ context: VersionedWorkspace, name: String, version text: String, dryRun: Bool, faultPoint: (String) -> Void = { _ in }
+    ) throws -> CommandResult {
+        let component = try context.component(name)
+        let version = try VersionedWorkspace.version(text)
+        let analysis = WorkspaceAnalysis.analyze(context.workspace)
+        try PinPlanner.refuseIfDependedOn(component, analysis: analysis)
+        let plan = try PinPlanner.plan(context, component: component, version: version)
+        let staged = try PinPlanner.stage(plan, context)
+        defer { try? FileManager.default.removeItem(at: staged.deletingLastPathComponent()) }
+        let problems = try PinPlanner.incompatibilities(plan, staged: staged, context: context, analysis: analysis)
+        guard problems.isEmpty else {
+            throw ToolError("Cannot pin \(name) \(version); the live workspace no longer satisfies it:\n"
+                + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", exitCode: 3)
+        }
+        let summary = "\(name) \(version) (\(plan.release.tag), commit \(plan.release.resolved.commit.short)) at \(plan.checkout)"
+        if dryRun { return CommandResult(output: "Would pin \(summary). Nothing was changed (--dry-run).\n") }
+
+        let root = context.workspace.root
+        var lock = try PinLock.load(root: root)
+        let previous = lock.pins[name]
+        lock.pins[name] = plan.lockEntry
+        var transaction = WorkspaceTransaction(root: root)
+        transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace))
+        transaction.write(PinLock.fileName, try lock.encoded())
+        transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
+        if let previous, FileManager.default.fileExists(atPath: root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: previous.checkout)).path) {
+            transaction.remove(folder: PinLayout.pinFolder(ofCheckout: previous.checkout))
+        }
+        if previous?.checkout != plan.checkout, FileManager.default.fileExists(atPath: root.appendingPathComponent(plan.pinFolder).path) {
+            transaction.remove(folder: plan.pinFolder)
+        }
+        transaction.add(folder: staged, at: plan.pinFolder)
+        try transaction.commit(repository: context.repository, faultPoint: faultPoint)
+        return CommandResult(output: "Pinned \(summary). The integrated build now uses it; everything else stays live.\n")
+    }
+
+    /// Unpins `name`: the integrated build uses the live folder again.
+    public static func unpin(_ context: VersionedWorkspace, name: String, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult {
+        let component = try context.component(name)
+        let root = context.workspace.root
+        var lock = try PinLock.load(root: root)
+        let entry = lock.pins.removeValue(forKey: name)
+        guard component.pin != nil || entry != nil else {
+            return CommandResult(output: "'\(name)' is not pinned; nothing to do.\n")
+        }
+        var transaction = WorkspaceTransaction(root: root)
+        transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.removing("pin", of: name, in: context.workspace))
+        transaction.write(PinLock.fileName, try lock.encoded())
+        transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
+        if let entry, FileManager.default.fileExists(atPath: root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout)).path) {
+            transaction.remove(folder: PinLayout.pinFolder(ofCheckout: entry.checkout))
+        }
+        try transaction.commit(repository: nil, faultPoint: faultPoint)
+        return CommandResult(output: "Unpinned \(name): the integrated build uses \(component.path) again.\n")
+    }
+
+    /// Brings checkouts, components.lock and the integrated manifest in line with components.yaml's
+    /// pins (what a fresh clone runs before building); with `check`, only reports (exit 1 when out of date).
+    public static func sync(_ context: VersionedWorkspace, check: Bool, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult {
+        let workspace = context.workspace
+        let root = workspace.root
+        let lock = try PinLock.load(root: root)
+        var newLock = PinLock()
+        var changes: [String] = []
+        var transaction = WorkspaceTransaction(root: root)
+        var staging: [URL] = []
+        defer { for folder in staging { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) } }
+
+        for component in workspace.components {
+            guard let pin = component.pin, let version = SemanticVersion(pin) else { continue }
+            let tag = "\(component.name)@\(version)"
+            guard let resolved = try context.repository.resolveTag(tag) else {
+                throw ToolError("'\(component.name)' is pinned at \(version), but there is no tag \(tag). Fetch the tags (git fetch --tags) "
+                    + "or unpin it: componentctl unpin \(component.name).", exitCode: 3)
+            }
+            var entry: PinLock.Entry
+            if let locked = lock.pins[component.name], locked.version == version.description {
+                guard locked.commit == resolved.commit.hex else {
+                    throw ToolError("Tag \(tag) now points at \(resolved.commit.short), but components.lock pinned \(String(locked.commit.prefix(10))): "
+                        + "the tag was moved. Check it with 'git show \(tag)'; if the move is intended, run "
+                        + "'componentctl unpin \(component.name) && componentctl pin \(component.name) \(version)'.", exitCode: 3)
+                }
+                entry = locked
+            } else {
+                entry = try PinPlanner.plan(context, component: component, version: version).lockEntry
+                changes.append("record \(tag) in components.lock")
+            }
+            newLock.pins[component.name] = entry
+            if !PinPlanner.isMaterialized(entry, root: root) {
+                changes.append("materialize \(tag) at \(entry.checkout)")
+                if !check {
+                    let plan = try PinPlanner.plan(context, component: component, version: version)
+                    entry = plan.lockEntry
+                    let staged = try PinPlanner.stage(plan, context)
+                    staging.append(staged)
+                    if FileManager.default.fileExists(atPath: root.appendingPathComponent(plan.pinFolder).path) { transaction.remove(folder: plan.pinFolder) }
+                    transaction.add(folder: staged, at: plan.pinFolder)
+                }
+            }
+        }
+        let expected = Set(newLock.pins.values.map { PinLayout.pinFolder(ofCheckout: $0.checkout) })
+        for stale in pinFolders(workspace).subtracting(expected).sorted() {
+            changes.append("remove the stale checkout \(stale)")
+            transaction.remove(folder: stale)
+        }
+        if newLock != lock {
+            if newLock.pins.keys.sorted() != lock.pins.keys.sorted() || changes.isEmpty { changes.append("update components.lock") }
+            transaction.write(PinLock.fileName, try newLock.encoded())
+        }
+        let current = (try? String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8)) ?? ""
+        let regenerated = try regeneratedManifest(workspace, lock: newLock)
+        if Array(current.utf8) != regenerated {
+            changes.append("point Package.swift at the pinned checkouts")
+            transaction.write(manifest, regenerated)
+        }
+        if check {
+            guard !changes.isEmpty else { return CommandResult(output: "In sync: \(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s").\n") }
+            return CommandResult(output: "Out of date; run 'componentctl sync' to:\n" + changes.map { "  - \($0)\n" }.joined(), exitCode: 1)
+        }
+        guard !transaction.isEmpty else { return CommandResult(output: "Already in sync: \(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s").\n") }
+        try transaction.commit(repository: nil, faultPoint: faultPoint)
+        return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined())
+    }
+
+    private static func regeneratedManifest(_ workspace: Workspace, lock: PinLock) throws -> [UInt8] {
+        let url = workspace.root.appendingPathComponent(manifest)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw ToolError("The workspace has no integrated Package.swift at \(url.path).", exitCode: 2)
+        }
+        return Array(try RootManifest.regenerate(text, workspace: workspace, checkouts: lock.pins.mapValues(\.checkout)).utf8)
+    }
+
+    /// The `.pin-*` folders on disk beside the components' layer folders.
+    private static func pinFolders(_ workspace: Workspace) -> Set<String> {
+        var parents = Set<String>()
+        for component in workspace.components {
+            var parts = component.path.split(separator: "/").map(String.init)
+            while parts.count > 1 {
+                parts.removeLast()
+                parents.insert(parts.dropLast().joined(separator: "/"))
+            }
+        }
+        var found = Set<String>()
+        for parent in parents {
+            let folder = parent.isEmpty ? workspace.root : workspace.root.appendingPathComponent(parent)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".pin-") {
+                found.insert(parent.isEmpty ? name : parent + "/" + name)
+            }
+        }
+        return found
+    }
+}

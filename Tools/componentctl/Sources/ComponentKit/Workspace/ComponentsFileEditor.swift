@@ -1,0 +1,91 @@
+/// Edits components.yaml in place through the byte spans of its scalars: comments, order, quoting
+/// and formatting survive, because only the bytes of one value (or one line) change.
+public enum ComponentsFileEditor {
+    /// The file's bytes with `field` of `component` set to `value` (added after the last field when absent).
+    public static func setting(_ field: String, to value: String, of component: String, in workspace: Workspace) throws -> [UInt8] {
+        let (entries, flow) = try fields(of: component, in: workspace)
+        var bytes = workspace.fileBytes
+        if let existing = entries.first(where: { $0.key.value == field }) {
+            guard case .scalar(let scalar) = existing.value else { throw refusal("\(component).\(field) is not a single value") }
+            let range = valueRange(of: scalar, in: bytes)
+            bytes.replaceSubrange(range, with: Array(render(value, like: scalar).utf8))
+            return bytes
+        }
+        guard let last = entries.last, case .scalar(let lastValue) = last.value else {
+            throw refusal("component '\(component)' has no field to add '\(field)' after")
+        }
+        if flow {
+            guard let brace = bytes[lastValue.end.offset...].firstIndex(of: UInt8(ascii: "}")) else { throw refusal("unclosed mapping of '\(component)'") }
+            bytes.insert(contentsOf: Array(", \(field): \(value)".utf8), at: brace)
+            return bytes
+        }
+        let lineStart = bytes[..<last.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let indent = Array(bytes[lineStart..<last.key.start.offset])
+        guard indent.allSatisfy({ $0 == UInt8(ascii: " ") }) else { throw refusal("cannot tell the indentation of '\(component)'") }
+        var insertion = indent + Array("\(field): \(value)\n".utf8)
+        let lineEnd: Int
+        if let newline = bytes[lastValue.end.offset...].firstIndex(of: UInt8(ascii: "\n")) {
+            lineEnd = newline + 1
+        } else {
+            lineEnd = bytes.count
+            insertion = [UInt8(ascii: "\n")] + insertion
+        }
+        bytes.insert(contentsOf: insertion, at: lineEnd)
+        return bytes
+    }
+
+    /// The file's bytes without `field` of `component` (unchanged when it is absent).
+    public static func removing(_ field: String, of component: String, in workspace: Workspace) throws -> [UInt8] {
+        let (entries, flow) = try fields(of: component, in: workspace)
+        guard let index = entries.firstIndex(where: { $0.key.value == field }), case .scalar(let value) = entries[index].value else {
+            return workspace.fileBytes
+        }
+        var bytes = workspace.fileBytes
+        let key = entries[index].key
+        if flow {
+            let start = bytes[..<key.start.offset].lastIndex(of: UInt8(ascii: index == 0 ? "{" : ",")).map { index == 0 ? $0 + 1 : $0 } ?? key.start.offset
+            var end = value.end.offset
+            if index == 0, let comma = bytes[end...].firstIndex(where: { $0 != UInt8(ascii: " ") }), bytes[comma] == UInt8(ascii: ",") { end = comma + 1 }
+            bytes.removeSubrange(start..<end)
+            return bytes
+        }
+        guard entries.count > 1 else { throw refusal("cannot remove the only field of '\(component)'") }
+        let lineStart = bytes[..<key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let lineEnd = bytes[value.end.offset...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+        bytes.removeSubrange(lineStart..<lineEnd)
+        return bytes
+    }
+
+    private static func fields(of component: String, in workspace: Workspace) throws -> ([(key: YAMLScalar, value: YAMLNode)], Bool) {
+        guard case .mapping(let top, _, _) = workspace.document,
+              case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value,
+              case .mapping(let entries, _, let flow)? = components.first(where: { $0.key.value == component })?.value else {
+            throw workspace.unknownComponent(component)
+        }
+        return (entries, flow)
+    }
+
+    /// The bytes of a scalar's value itself: its span without a leading tag or anchor.
+    private static func valueRange(of scalar: YAMLScalar, in bytes: [UInt8]) -> Range<Int> {
+        var start = scalar.start.offset
+        if scalar.hasTagOrAnchor {
+            while start < scalar.end.offset, bytes[start] == UInt8(ascii: "!") || bytes[start] == UInt8(ascii: "&") {
+                while start < scalar.end.offset, bytes[start] != UInt8(ascii: " ") { start += 1 }
+                while start < scalar.end.offset, bytes[start] == UInt8(ascii: " ") { start += 1 }
+            }
+        }
+        return start..<scalar.end.offset
+    }
+
+    private static func render(_ value: String, like scalar: YAMLScalar) -> String {
+        switch scalar.style {
+        case .singleQuoted: "'\(value.replacingOccurrences(of: "'", with: "''"))'"
+        case .doubleQuoted: "\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+        default: value
+        }
+    }
+
+    private static func refusal(_ message: String) -> ToolError {
+        ToolError("Cannot edit components.yaml in place: \(message). Edit it by hand.", exitCode: 2)
+    }
+}

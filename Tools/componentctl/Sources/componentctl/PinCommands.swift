@@ -1,0 +1,67 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+
+struct VersionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "versions", abstract: "List a component's released versions, newest first.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The component.") var component: String
+    @Option(help: "text or json.") var format: ListCommand.ListFormat = .text
+
+    func run() throws {
+        let workspace = try VersionedWorkspace(try global.workspace())
+        try finish(try ReleaseService.versions(workspace, name: component, json: format == .json))
+    }
+}
+
+struct ReleaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "release", abstract: "Tag HEAD as COMPONENT@VERSION (annotated) and write the version into components.yaml.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The component.") var component: String
+    @Argument(help: "The new version, greater than the last release.") var version: String
+    @Option(name: .shortAndLong, help: "The tag's message.") var message: String?
+
+    func run() throws {
+        try finish(try global.changing { try ReleaseService.release($0, name: component, version: version, message: message, faultPoint: faultPoint) })
+    }
+}
+
+struct PinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin", abstract: "Make the integrated App use COMPONENT as it was at release VERSION; everything else stays live.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The component.") var component: String
+    @Argument(help: "A released version.") var version: String
+    @Flag(help: "Check and show what would change, change nothing.") var dryRun = false
+
+    func run() throws {
+        try finish(try global.changing { try PinService.pin($0, name: component, version: version, dryRun: dryRun, faultPoint: faultPoint) })
+    }
+}
+
+struct UnpinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unpin", abstract: "Make the integrated App use COMPONENT's live folder again.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The component.") var component: String
+
+    func run() throws {
+        try finish(try global.changing { try PinService.unpin($0, name: component, faultPoint: faultPoint) })
+    }
+}
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Materialize every pin and update the integrated manifest (what a fresh clone runs before building).")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Only report: exit 1 when the manifest or a checkout is out of date.") var check = false
+
+    func run() throws {
+        try finish(try global.changing { try PinService.sync($0, check: check, faultPoint: faultPoint) })
+    }
+}

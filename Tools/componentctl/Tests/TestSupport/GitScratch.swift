@@ -1,0 +1,55 @@
+import Foundation
+
+extension Scratch {
+    /// A git repository holding a copy of the sample workspace (root manifest, App and Tests included), committed.
+    public static func sampleRepository() throws -> Scratch {
+        let scratch = try Scratch.sample()
+        let manager = FileManager.default
+        for item in ["Package.swift", "App", "Tests", ".gitignore"] {
+            try manager.copyItem(at: sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
+        }
+        try scratch.git("init", "-q")
+        try scratch.git("config", "user.name", "Test")
+        try scratch.git("config", "user.email", "test@example.com")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "initial")
+        return scratch
+    }
+
+    /// Runs the git CLI in the scratch folder (tests use it only to set up and to cross-check) and returns its output.
+    @discardableResult
+    public func git(_ arguments: String...) throws -> String {
+        try run("/usr/bin/git", arguments)
+    }
+
+    /// Runs a program in the scratch folder; throws with its output when it fails.
+    @discardableResult
+    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw ScratchError.failed("\(executable) \(arguments.joined(separator: " ")): \(output)") }
+        return output
+    }
+
+    /// The bytes of every file that a pin or release may change, to prove a failed command changed nothing.
+    public func snapshot() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in ["components.yaml", "components.lock", "Package.swift"] {
+            files[name] = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
+        }
+        files["tags"] = Data(try git("for-each-ref", "refs/tags").utf8)
+        files["pins"] = Data(((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? [])
+            .filter { $0.hasPrefix(".pin-") }.sorted().joined(separator: ",").utf8)
+        return files
+    }
+}
