@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 TOOL_PACKAGE := Tools/componentctl
 TOOL := $(TOOL_PACKAGE)/.build/release/componentctl
 
-.PHONY: setup tool install check build app test bench clean
+.PHONY: setup tool install check sync build app test bench fault-test clean
 
 setup:
 	@scripts/setup.sh
@@ -19,11 +19,15 @@ install: tool
 check: tool
 	$(TOOL) check-layers
 
+# Materializes pinned components (a fresh clone has none) and points Package.swift at them.
+sync: tool
+	$(TOOL) sync
+
 build: setup
 	swift build --product App
 
 # The main job: check the layering, build the integrated App and run it interactively.
-app: check build
+app: check sync build
 	swift run App
 
 test: setup
@@ -31,6 +35,10 @@ test: setup
 
 bench: setup
 	$(TOOL_PACKAGE)/bench/check-layers.sh
+	$(TOOL_PACKAGE)/bench/pin.sh
+
+fault-test: setup
+	$(TOOL_PACKAGE)/tests/fault-injection.sh
 
 clean:
 	rm -rf .build $(TOOL_PACKAGE)/.build $(addsuffix /.build,$(shell sed -n 's/^    path: *//p' components.yaml))

@@ -21,6 +21,8 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
 
 step componentctl swift test --package-path Tools/componentctl
 step check-layers Tools/componentctl/.build/debug/componentctl check-layers
+step pins-in-sync Tools/componentctl/.build/debug/componentctl sync --check
+step fault-injection Tools/componentctl/tests/fault-injection.sh
 for path in . $(sed -n 's/^    path: *//p' components.yaml); do
   step "$(basename "$(cd "$path" && pwd)")" swift test --package-path "$path"
 done

@@ -4,7 +4,7 @@ import Foundation
 
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self])
+        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self, MaterializeCommand.self])
 
     struct ReadFilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -15,6 +15,23 @@ struct DevCommand: ParsableCommand {
         func run() throws {
             let analysis = WorkspaceAnalysis.analyze(try global.workspace(), scanImports: false)
             print("read \(analysis.fileCount) Swift files of \(analysis.packages.count) components")
+        }
+    }
+
+    struct MaterializeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "materialize", abstract: "Write a folder of a tagged commit from git objects: what pin does, alone, for benchmarks.")
+
+        @Argument(help: "The tag.") var tag: String
+        @Argument(help: "The folder's path in the repository.") var path: String
+        @Argument(help: "Where to write it (must not exist).") var destination: String
+
+        func run() throws {
+            let repository = try GitRepository(containing: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            guard let resolved = try repository.resolveTag(tag), let tree = try repository.tree(of: resolved.commit, path: path) else {
+                throw ToolError("No tag '\(tag)' with a folder '\(path)'.", exitCode: 3)
+            }
+            try repository.materialize(tree: tree, into: URL(fileURLWithPath: destination))
         }
     }
 
