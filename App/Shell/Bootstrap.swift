@@ -1,3 +1,5 @@
+// BEGIN componentctl: imports
+// END componentctl: imports
 import Cart
 import Foundation
 import Home
@@ -31,13 +33,19 @@ public struct Bootstrap: Sendable {
             UserModule(session: Session(storage: storage)),
             OrderModule(storage: storage),
             HomeModule(),
-        ]
+        ] + generatedModules
         let manager = try ModuleManager(modules: modules, context: ModuleContext(router: router, settings: environment))
         try manager.registerAll()
         await manager.send(.launch)
         return Bootstrap(router: router, modules: manager, databasePath: path)
     }
 }
+
+// BEGIN componentctl: modules
+// Modules of components scaffolded by `componentctl new`; move one out of this block to give it arguments.
+let generatedModules: [any AppModule] = [
+]
+// END componentctl: modules
 
 /// The screens the shell itself owns: what opens when no component does.
 enum ShellScreens {

@@ -11,7 +11,8 @@ struct ComponentCtl: ParsableCommand {
         discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error; 3 git or environment error; 4 build or test failed.",
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
-            VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self, DevCommand.self,
+            VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
+            AffectedCommand.self, StatusCommand.self, BuildCommand.self, TestCommand.self, NewCommand.self, DevCommand.self,
         ])
 
     // Declared here too, so `componentctl --root DIR <command>` works as well as `<command> --root DIR`.

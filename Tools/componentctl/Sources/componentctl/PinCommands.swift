@@ -65,3 +65,33 @@ struct SyncCommand: ParsableCommand {
         try finish(try global.changing { try PinService.sync($0, check: check, faultPoint: faultPoint) })
     }
 }
+
+struct AffectedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "affected", abstract: "List the components changed between two commits, plus every component that depends on them.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The commit to compare from (a branch, tag or id).") var base: String
+    @Option(help: "The commit to compare to (default: HEAD).") var head: String?
+    @Flag(help: "Count uncommitted changes in the working tree too.") var uncommitted = false
+    @Option(help: "text or json (an array of {name, path, reason} for a CI matrix).") var format: ListCommand.ListFormat = .text
+
+    func run() throws {
+        let context = try VersionedWorkspace(try global.workspace())
+        let rows = try AffectedService.rows(context, base: base, head: head, uncommitted: uncommitted)
+        try finish(CommandResult(output: try AffectedService.render(rows, json: format == .json)))
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show each component's version, pin, unreleased commits and local changes.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "text or json.") var format: ListCommand.ListFormat = .text
+
+    func run() throws {
+        let context = try VersionedWorkspace(try global.workspace())
+        try finish(CommandResult(output: try StatusService.render(try StatusService.rows(context), json: format == .json)))
+    }
+}

@@ -61,13 +61,14 @@ public struct WorkspaceAnalysis: Sendable {
 
     /// Reads every component's manifest and sources, components in parallel on every core.
     ///
-    /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor.
-    public static func analyze(_ workspace: Workspace, scanImports: Bool = true) -> WorkspaceAnalysis {
+    /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor. With
+    /// `readSources` false only the manifests are read: enough for the dependency graph.
+    public static func analyze(_ workspace: Workspace, scanImports: Bool = true, readSources: Bool = true) -> WorkspaceAnalysis {
         let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
         let results = Mutex<[String: (ComponentPackage, Diagnostic?)]>([:])
         let components = workspace.components
         DispatchQueue.concurrentPerform(iterations: components.count) { index in
-            let result = analyze(components[index], in: workspace, componentsByPath: byPath, scanImports: scanImports)
+            let result = analyze(components[index], in: workspace, componentsByPath: byPath, scanImports: scanImports, readSources: readSources)
             results.withLock { $0[components[index].name] = result }
         }
         let collected = results.withLock { $0 }
@@ -85,7 +86,7 @@ public struct WorkspaceAnalysis: Sendable {
     }
 
     private static func analyze(
-        _ component: Component, in workspace: Workspace, componentsByPath: [String: String], scanImports: Bool
+        _ component: Component, in workspace: Workspace, componentsByPath: [String: String], scanImports: Bool, readSources: Bool
     ) -> (ComponentPackage, Diagnostic?) {
         let folder = workspace.folder(of: component)
         let manifestPath = component.path + "/Package.swift"
@@ -112,7 +113,8 @@ public struct WorkspaceAnalysis: Sendable {
             }
         }
         package.targets = manifest.targets.map { declaration in
-            TargetAnalysis(declaration: declaration, files: sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports))
+            TargetAnalysis(declaration: declaration,
+                           files: readSources ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports) : [])
         }
         return (package, nil)
     }

@@ -108,6 +108,20 @@ public final class GitRepository {
         return GitOID(oid)
     }
 
+    /// The commit a revision (`main`, `HEAD~2`, a tag, an id) names.
+    public func resolveCommit(_ revision: String) throws -> GitOID {
+        var object: OpaquePointer?
+        guard git_revparse_single(&object, pointer, revision) == 0 else {
+            throw GitError(message: "Unknown revision '\(revision)': \(Self.lastError()). Name a branch, tag or commit.")
+        }
+        defer { git_object_free(object) }
+        var commit: OpaquePointer?
+        try check(git_object_peel(&commit, object, GIT_OBJECT_COMMIT), "resolve '\(revision)' to a commit")
+        defer { git_object_free(commit) }
+        guard let id = git_object_id(commit) else { throw GitError(message: "'\(revision)' names no commit") }
+        return GitOID(id.pointee)
+    }
+
     /// Tag names starting with `prefix` (libgit2's pattern lets `*` cross `/`, so this filters exactly).
     public func tagNames(prefix: String) throws -> [String] {
         var names = git_strarray()
@@ -210,6 +224,21 @@ public final class GitRepository {
             try check(status, "find '\(path)' in \(commit.short)")
             defer { git_tree_entry_free(entry) }
             guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
+            return git_tree_entry_id(entry).map { GitOID($0.pointee) }
+        }
+    }
+
+    /// The id of whatever is at `path` in `commit` (a tree or a file), or nil when nothing is.
+    public func entryID(of commit: GitOID, path: String) throws -> GitOID? {
+        try withCommit(commit) { object in
+            var root: OpaquePointer?
+            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
+            defer { git_tree_free(root) }
+            var entry: OpaquePointer?
+            let status = git_tree_entry_bypath(&entry, root, path)
+            if status == GIT_ENOTFOUND.rawValue { return nil }
+            try check(status, "find '\(path)' in \(commit.short)")
+            defer { git_tree_entry_free(entry) }
             return git_tree_entry_id(entry).map { GitOID($0.pointee) }
         }
     }

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+
+/// `componentctl build` and `componentctl test`: each component from its own package, or the integrated App.
+public struct BuildService {
+    /// Build or test.
+    public enum Action: String, Sendable {
+        case build, test
+    }
+
+    /// One unit of work: a component's own package, or the integrated App.
+    public struct Job: Sendable, Equatable {
+        /// What the summary calls it.
+        public var name: String
+        /// The package folder, relative to the workspace root.
+        public var path: String
+        /// The arguments after `swift`.
+        public var arguments: [String]
+    }
+
+    /// How one job ended.
+    public struct Outcome: Sendable, Equatable {
+        public var job: Job
+        public var succeeded: Bool
+        public var seconds: Double
+        public var log: String
+    }
+
+    /// The workspace root.
+    public var root: URL
+    /// Build or test.
+    public var action: Action
+    /// `debug` or `release`.
+    public var configuration: String
+    /// One scratch folder shared by every standalone package (faster; the same results).
+    public var sharedScratch: Bool
+    /// The `swift` executable (an override makes tests fast).
+    public var swift: String
+
+    /// Creates a service.
+    public init(root: URL, action: Action, configuration: String, sharedScratch: Bool, swift: String) {
+        self.root = root
+        self.action = action
+        self.configuration = configuration
+        self.sharedScratch = sharedScratch
+        self.swift = swift
+    }
+
+    /// The job that builds or tests `component` alone, demo executable included.
+    public func standaloneJob(_ component: Component) -> Job {
+        var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration]
+        if sharedScratch { arguments += ["--scratch-path", ".build/componentctl-shared"] }
+        return Job(name: component.name, path: component.path, arguments: arguments)
+    }
+
+    /// The job that builds the integrated App, or runs the root package's tests.
+    public func integratedJob() -> Job {
+        Job(name: "app (integrated)", path: ".", arguments: action == .build ? ["build", "--product", "App", "-c", configuration] : ["test", "-c", configuration])
+    }
+
+    /// Runs `jobs` one after another (builds on two cores do not gain from running side by side),
+    /// reporting progress, and returns the summary with exit code 4 when any failed.
+    public func run(_ jobs: [Job], progress: BuildProgress) throws -> CommandResult {
+        let logs = root.appendingPathComponent(".build/componentctl-logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        var outcomes: [Outcome] = []
+        for (index, job) in jobs.enumerated() {
+            let log = logs.appendingPathComponent("\(job.name.replacingOccurrences(of: " ", with: "-"))-\(action.rawValue).log")
+            progress.started(job, step: action.rawValue, number: index + 1, of: jobs.count)
+            let start = Date()
+            let succeeded = try execute(job, log: log)
+            let outcome = Outcome(job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start),
+                                  log: String(log.path.dropFirst(root.path.count + 1)))
+            progress.finished(outcome, number: index + 1, of: jobs.count)
+            outcomes.append(outcome)
+        }
+        return Self.summary(outcomes, action: action)
+    }
+
+    private func execute(_ job: Job, log: URL) throws -> Bool {
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw ToolError("Cannot create the log \(log.path).", exitCode: 3)
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        handle.write(Data("$ swift \(job.arguments.joined(separator: " "))\n".utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swift)
+        process.arguments = job.arguments
+        process.currentDirectoryURL = root
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ToolError("Cannot run '\(swift)': \(error). Is Swift installed and on the PATH?", exitCode: 3)
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    static func summary(_ outcomes: [Outcome], action: Action) -> CommandResult {
+        let rows = [["COMPONENT", "RESULT", "TIME"]] + outcomes.map {
+            [$0.job.name, $0.succeeded ? "ok" : "FAILED", String(format: "%.1fs", $0.seconds)]
+        }
+        var text = TextTable.render(rows)
+        let failed = outcomes.filter { !$0.succeeded }
+        guard !failed.isEmpty else {
+            return CommandResult(output: text + "\(action.rawValue): \(outcomes.count) passed, 0 failed\n")
+        }
+        text += failed.map { "\($0.job.name): \(action.rawValue) failed; see \($0.log)\n" }.joined()
+        text += "\(action.rawValue): \(outcomes.count - failed.count) passed, \(failed.count) failed\n"
+        return CommandResult(output: text, exitCode: 4)
+    }
+}
+
+/// Reports build progress: a live line on a terminal, plain lines in logs and CI.
+public final class BuildProgress: Sendable {
+    private struct Current: Sendable {
+        var text: String
+        var start: Date
+    }
+
+    private let live: Bool
+    private let write: @Sendable (String) -> Void
+    private let current = Mutex<Current?>(nil)
+    private let stopped = Mutex(false)
+
+    /// Progress written with `write`; `live` redraws one line every half second (for a terminal).
+    public init(live: Bool, write: @escaping @Sendable (String) -> Void) {
+        self.live = live
+        self.write = write
+        guard live else { return }
+        let thread = Thread { [self] in
+            while !stopped.withLock({ $0 }) {
+                redraw()
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+        thread.start()
+    }
+
+    /// Progress for standard output: live when it is a terminal.
+    public static func standardOutput() -> BuildProgress {
+        BuildProgress(live: isatty(STDOUT_FILENO) == 1) { FileHandle.standardOutput.write(Data($0.utf8)) }
+    }
+
+    func started(_ job: BuildService.Job, step: String, number: Int, of total: Int) {
+        let text = "[\(number)/\(total)] \(job.name)  \(step)"
+        current.withLock { $0 = Current(text: text, start: Date()) }
+        if live { redraw() } else { write(text + " ...\n") }
+    }
+
+    func finished(_ outcome: BuildService.Outcome, number: Int, of total: Int) {
+        current.withLock { $0 = nil }
+        let line = "[\(number)/\(total)] \(outcome.job.name)  \(outcome.succeeded ? "ok" : "FAILED")  \(String(format: "%.1fs", outcome.seconds))"
+        write(live ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
+    }
+
+    /// Stops redrawing.
+    public func stop() {
+        stopped.withLock { $0 = true }
+    }
+
+    private func redraw() {
+        guard let current = current.withLock({ $0 }) else { return }
+        let elapsed = Int(Date().timeIntervalSince(current.start))
+        write("\r\u{1B}[2K\(current.text)  " + String(format: "%02d:%02d", elapsed / 60, elapsed % 60))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// `componentctl new`: a component in the house style that passes check-layers and builds and tests
+/// alone at once, registered in components.yaml and (for business) wired into the integrated App.
+public enum ScaffoldService {
+    /// A package to create: its component entry and its files.
+    struct Package {
+        var name: String
+        var folder: String
+        var layer: String
+        var kind: ComponentKind
+        var interface: String?
+        var files: [String: String]
+    }
+
+    /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
+    public static func create(_ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool) throws -> CommandResult {
+        guard name.first?.isUppercase == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw ToolError("'\(name)' is not a component name: use UpperCamelCase letters and digits, like Wishlist.", exitCode: 2)
+        }
+        guard workspace.rules.layers.contains(layer) else {
+            throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", exitCode: 2)
+        }
+        let isTop = workspace.rules.layers.first == layer
+        let withInterface = wantsInterface || isTop
+        let implementation = Package(
+            name: kebabCase(name), folder: folder(for: layer, kind: .implementation, name: name, in: workspace), layer: layer,
+            kind: .implementation, interface: withInterface ? kebabCase(name + "Interface") : nil, files: [:])
+        var packages = [implementation]
+        if withInterface {
+            packages.append(Package(name: kebabCase(name + "Interface"), folder: folder(for: layer, kind: .interface, name: name + "Interface", in: workspace),
+                                    layer: layer, kind: .interface, interface: nil, files: [:]))
+        }
+        try refuseCollisions(packages, workspace: workspace)
+        let router = workspace.component(named: "router")
+        let screens = workspace.component(named: "screen-kit")
+        if isTop, router == nil || screens == nil {
+            throw ToolError("A \(layer) component needs the 'router' and 'screen-kit' components, which this workspace does not have.", exitCode: 2)
+        }
+        let templates = Templates(name: name, scheme: workspace.scheme)
+        if isTop, let router, let screens {
+            let interfaceFolder = packages[1].folder
+            packages[0].files = templates.business(router: relative(router.path, from: packages[0].folder), screens: relative(screens.path, from: packages[0].folder),
+                                                   interface: relative(interfaceFolder, from: packages[0].folder))
+            packages[1].files = templates.interface(router: relative(router.path, from: interfaceFolder))
+        } else {
+            packages[0].files = templates.plain(layer: layer)
+            if withInterface { packages[1].files = templates.plainInterface(layer: layer) }
+        }
+
+        var transaction = WorkspaceTransaction(root: workspace.root)
+        for package in packages {
+            let staged = try WorkspaceTransaction.stagingFolder(root: workspace.root).appendingPathComponent((package.folder as NSString).lastPathComponent)
+            for (path, text) in package.files {
+                let file = staged.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file)
+            }
+            transaction.add(folder: staged, at: package.folder)
+        }
+        transaction.write(WorkspaceLoader.fileName, try appendingComponents(packages, to: workspace))
+        var wired = ""
+        if isTop {
+            transaction.write("Package.swift", try wiringManifest(workspace, package: packages[0], module: name))
+            if let bootstrap = try wiringBootstrap(workspace, module: name) {
+                transaction.write(bootstrapPath, bootstrap)
+                wired = " It is wired into the integrated App (Package.swift and \(bootstrapPath))."
+            }
+        }
+        try transaction.commit(repository: nil)
+        let created = packages.map { "\($0.name) at \($0.folder)" }.joined(separator: " and ")
+        return CommandResult(output: "Created \(created).\(wired) Try: swift test --package-path \(packages[0].folder)\n")
+    }
+
+    static let bootstrapPath = "App/Shell/Bootstrap.swift"
+
+    /// Where components of `layer` and `kind` live: the folder most of them share, else `Packages/<Layer>`.
+    private static func folder(for layer: String, kind: ComponentKind, name: String, in workspace: Workspace) -> String {
+        let parents = workspace.components.filter { $0.layer == layer && $0.kind == kind }.map { ($0.path as NSString).deletingLastPathComponent }
+        let counts = Dictionary(parents.map { ($0, 1) }, uniquingKeysWith: +)
+        let parent = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            ?? (kind == .interface ? "Packages/Interfaces" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
+        return parent + "/" + name
+    }
+
+    private static func refuseCollisions(_ packages: [Package], workspace: Workspace) throws {
+        for package in packages {
+            let folderName = (package.folder as NSString).lastPathComponent.lowercased()
+            if let other = workspace.components.first(where: { $0.name == package.name || $0.folderName.lowercased() == folderName }) {
+                throw ToolError("'\(package.name)' collides with the existing component '\(other.name)' (\(other.path)); "
+                    + "SwiftPM identifies packages by folder name, case-insensitively. Choose another name.", exitCode: 2)
+            }
+            if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(package.folder).path) {
+                throw ToolError("'\(package.folder)' exists already; choose another name or remove it.", exitCode: 2)
+            }
+        }
+        if folderNameOfRoot(workspace) == packages[0].name {
+            throw ToolError("'\(packages[0].name)' is the name of the workspace folder, the root package's identity; choose another.", exitCode: 2)
+        }
+    }
+
+    private static func folderNameOfRoot(_ workspace: Workspace) -> String { workspace.root.lastPathComponent.lowercased() }
+
+    private static func relative(_ target: String, from folder: String) -> String {
+        String(repeating: "../", count: folder.split(separator: "/").count) + target
+    }
+
+    /// components.yaml with the new entries after the last component, indented like the others.
+    private static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
+        guard case .mapping(let top, _, _) = workspace.document,
+              case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
+              let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
+              case .scalar(let lastValue)? = fields.last?.value else {
+            throw ToolError("components.yaml's components are not a block mapping of block mappings; add the entries by hand.", exitCode: 2)
+        }
+        let bytes = workspace.fileBytes
+        let keyIndent = String(repeating: " ", count: last.key.start.column - 1)
+        let fieldIndent = String(repeating: " ", count: firstField.start.column - 1)
+        var text = ""
+        for package in packages {
+            text += "\(keyIndent)\(package.name):\n\(fieldIndent)path: \(package.folder)\n\(fieldIndent)layer: \(package.layer)\n"
+            if package.kind == .interface { text += "\(fieldIndent)kind: interface\n" }
+            if let interface = package.interface { text += "\(fieldIndent)interface: \(interface)\n" }
+            text += "\(fieldIndent)version: 0.1.0\n"
+        }
+        var result = bytes
+        if let newline = bytes[lastValue.end.offset...].firstIndex(of: UInt8(ascii: "\n")) {
+            result.insert(contentsOf: Array(text.utf8), at: newline + 1)
+        } else {
+            result += Array(("\n" + text).utf8)
+        }
+        return result
+    }
+
+    /// Package.swift with the new business package and product added to its generated block.
+    private static func wiringManifest(_ workspace: Workspace, package: Package, module: String) throws -> [UInt8] {
+        let url = workspace.root.appendingPathComponent("Package.swift")
+        guard var text = try? String(contentsOf: url, encoding: .utf8), let begin = text.range(of: RootManifest.begin),
+              let end = text.range(of: RootManifest.end, range: begin.upperBound..<text.endIndex) else {
+            throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", exitCode: 2)
+        }
+        var block = String(text[begin.upperBound..<end.lowerBound])
+        block = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: block)
+        block = try inserting("    .product(name: \"\(module)\", package: \"\(module)\"),\n", intoArray: "componentProducts", of: block)
+        text.replaceSubrange(begin.upperBound..<end.lowerBound, with: block)
+        return Array(text.utf8)
+    }
+
+    /// Bootstrap.swift with the module imported and added to its generated module list, or nil when it has no such block.
+    private static func wiringBootstrap(_ workspace: Workspace, module: String) throws -> [UInt8]? {
+        let url = workspace.root.appendingPathComponent(bootstrapPath)
+        guard var text = try? String(contentsOf: url, encoding: .utf8),
+              let imports = text.range(of: "// END componentctl: imports"), let modules = text.range(of: "// BEGIN componentctl: modules"),
+              let end = text.range(of: "// END componentctl: modules", range: modules.upperBound..<text.endIndex) else { return nil }
+        let block = try inserting("    \(module)Module(),\n", intoArray: "generatedModules", of: String(text[modules.upperBound..<end.lowerBound]))
+        text.replaceSubrange(modules.upperBound..<end.lowerBound, with: block)
+        text.insert(contentsOf: "import \(module)\n", at: imports.lowerBound)
+        return Array(text.utf8)
+    }
+
+    private static func inserting(_ line: String, intoArray name: String, of block: String) throws -> String {
+        guard let declaration = block.range(of: "let \(name)"), let close = block.range(of: "\n]", range: declaration.upperBound..<block.endIndex) else {
+            throw ToolError("The generated block has no '\(name)' list to add to.", exitCode: 2)
+        }
+        var result = block
+        result.insert(contentsOf: line, at: result.index(after: close.lowerBound))
+        return result
+    }
+}

@@ -1,0 +1,221 @@
+/// The files `componentctl new` writes, in the workspace's house style.
+struct Templates {
+    let name: String
+    let scheme: String
+
+    private var host: String { name.lowercased() }
+    private var component: String { kebabCase(name) }
+
+    func business(router: String, screens: String, interface: String) -> [String: String] {
+        [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+
+                let package = Package(
+                    name: "\(name)",
+                    products: [
+                        .library(name: "\(name)", targets: ["\(name)"]),
+                        .executable(name: "\(name)Demo", targets: ["\(name)Demo"]),
+                    ],
+                    dependencies: [
+                        .package(path: "\(interface)"),
+                        .package(path: "\(router)"),
+                        .package(path: "\(screens)"),
+                    ],
+                    targets: [
+                        .target(name: "\(name)", dependencies: ["\(name)Interface", "Router", "ScreenKit"]),
+                        .executableTarget(name: "\(name)Demo", dependencies: ["\(name)", "Router", "ScreenKit"]),
+                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)", "\(name)Interface", "Router", "ScreenKit"]),
+                    ]
+                )
+
+                """,
+            "Sources/\(name)/\(name)Module.swift": """
+                public import Router
+                import ScreenKit
+                import \(name)Interface
+
+                /// The \(name) component: registers its routes, services and subscriptions ("who provides, maintains").
+                public struct \(name)Module: AppModule {
+                    public let name = "\(component)"
+
+                    /// Creates the module.
+                    public init() {}
+
+                    public func register(in context: ModuleContext) throws {
+                        try context.router.register(\(name)Route.Home.self, owner: name) { _, _ in
+                            Screen(title: "\(name)", elements: [.text("\(name) is ready for its first feature.")])
+                        }
+                    }
+                }
+
+                """,
+            "Sources/\(name)Demo/main.swift": """
+                // Runs the \(name) component alone, with stand-ins for what it does not own.
+                import Router
+                import ScreenKit
+                import \(name)
+
+                let router = Router()
+                router.setFallback { request in Screen(title: "Not in this demo", elements: [.text("\\(request.url) belongs to another component.")]) }
+                try \(name)Module().register(in: ModuleContext(router: router))
+                let arguments = CommandLine.arguments.dropFirst()
+                for url in arguments.isEmpty ? ["\(scheme)://\(host)"] : Array(arguments) {
+                    print("> \\(url)")
+                    print(TextRenderer(showsURLs: true).render(try await router.open(url, as: Screen.self)))
+                }
+
+                """,
+            "Tests/\(name)Tests/\(name)Tests.swift": """
+                import Router
+                import ScreenKit
+                import Testing
+                import \(name)
+                import \(name)Interface
+
+                @Suite struct \(name)Tests {
+                    @Test func registersItsHomeRoute() async throws {
+                        let router = Router()
+                        try \(name)Module().register(in: ModuleContext(router: router))
+                        #expect(router.routes.map(\\.owner) == ["\(component)"])
+                        let screen = try await router.open(try \(name)Route.Home().url(), as: Screen.self)
+                        #expect(screen.title == "\(name)")
+                    }
+                }
+
+                """,
+            "README.md": """
+                # \(name) (business)
+
+                **Responsibility:** describe what \(name) does for the user.
+                **Boundaries:** reaches other features only through their interfaces and the router.
+
+                ## Public API
+                `\(name)Module`.
+
+                ## Routes it owns
+                `\(scheme)://\(host)`.
+
+                ## Demo
+                `swift run --package-path <this folder> \(name)Demo [URL...]`
+
+                """,
+        ]
+    }
+
+    func interface(router: String) -> [String: String] {
+        [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+
+                let package = Package(
+                    name: "\(name)Interface",
+                    products: [
+                        .library(name: "\(name)Interface", targets: ["\(name)Interface"]),
+                    ],
+                    dependencies: [
+                        .package(path: "\(router)"),
+                    ],
+                    targets: [
+                        .target(name: "\(name)Interface", dependencies: ["Router"]),
+                        .testTarget(name: "\(name)InterfaceTests", dependencies: ["\(name)Interface"]),
+                    ]
+                )
+
+                """,
+            "Sources/\(name)Interface/\(name)Routes.swift": """
+                public import Router
+
+                /// The routes the \(name) component owns.
+                public enum \(name)Route {
+                    /// \(name)'s first screen.
+                    public struct Home: Route, Equatable {
+                        public static let pattern: RoutePattern = "\(scheme)://\(host)"
+                        /// Creates the route.
+                        public init() {}
+                    }
+                }
+
+                """,
+            "Tests/\(name)InterfaceTests/\(name)RouteTests.swift": """
+                import Testing
+                import \(name)Interface
+
+                @Suite struct \(name)RouteTests {
+                    @Test func homeRouteBuildsItsURL() throws {
+                        #expect(try \(name)Route.Home().url() == "\(scheme)://\(host)")
+                    }
+                }
+
+                """,
+            "README.md": """
+                # \(name)Interface (business interface)
+
+                **Responsibility:** what others may know of \(name): its routes, protocols and value types. Declarations only.
+                **Boundaries:** depends on Router.
+
+                ## Public API
+                - `\(name)Route.Home` (`\(scheme)://\(host)`).
+
+                """,
+        ]
+    }
+
+    func plain(layer: String) -> [String: String] {
+        [
+            "Package.swift": """
+                // swift-tools-version: 6.0
+                import PackageDescription
+
+                let package = Package(
+                    name: "\(name)",
+                    products: [
+                        .library(name: "\(name)", targets: ["\(name)"]),
+                    ],
+                    targets: [
+                        .target(name: "\(name)"),
+                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
+                    ]
+                )
+
+                """,
+            "Sources/\(name)/\(name).swift": """
+                /// The \(name) service.
+                public struct \(name): Sendable {
+                    /// Creates the service.
+                    public init() {}
+                }
+
+                """,
+            "Tests/\(name)Tests/\(name)Tests.swift": """
+                import Testing
+                import \(name)
+
+                @Suite struct \(name)Tests {
+                    @Test func exists() {
+                        _ = \(name)()
+                    }
+                }
+
+                """,
+            "README.md": """
+                # \(name) (\(layer))
+
+                **Responsibility:** describe what \(name) provides.
+                **Boundaries:** depends only on lower layers.
+
+                ## Public API
+                `\(name)`.
+
+                """,
+        ]
+    }
+
+    func plainInterface(layer: String) -> [String: String] {
+        var files = Templates(name: name + "Interface", scheme: scheme).plain(layer: layer)
+        files["README.md"] = "# \(name)Interface (\(layer) interface)\n\n**Responsibility:** the declarations others may use of \(name).\n"
+        return files
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+
+/// What `build` and `test` share.
+struct BuildOptions: ParsableArguments {
+    enum Mode: String, EnumerableFlag {
+        case standalone, integrated
+    }
+
+    enum Configuration: String, ExpressibleByArgument, CaseIterable {
+        case debug, release
+    }
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Components to build alone (default: the integrated App).") var components: [String] = []
+    @Flag(help: "Each component from its own package, or the integrated App.") var mode: Mode?
+    @Flag(help: "Every component.") var all = false
+    @Flag(help: "The components changed since --base, plus their dependents (and the App when any changed).") var affected = false
+    @Option(help: "With --affected: the commit to compare from.") var base: String?
+    @Option(help: "With --affected: the commit to compare to (default: HEAD).") var head: String?
+    @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
+    @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
+
+    func validate() throws {
+        if affected && base == nil { throw ValidationError("--affected needs --base REF") }
+        if mode == .integrated && (all || !components.isEmpty) { throw ValidationError("--integrated builds the App; name no components and no --all") }
+        if affected && (all || !components.isEmpty) { throw ValidationError("--affected chooses the components itself") }
+    }
+
+    func run(_ action: BuildService.Action) throws {
+        let workspace = try global.workspace()
+        let service = BuildService(
+            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch,
+            swift: ProcessInfo.processInfo.environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift") ?? "/usr/bin/swift")
+        var jobs: [BuildService.Job] = []
+        var integrated = false
+        if affected, let base {
+            let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: head, uncommitted: false)
+            let names = Set(rows.map(\.name))
+            jobs = workspace.components.filter { names.contains($0.name) }.map(service.standaloneJob)
+            integrated = names.contains("app") && mode != .standalone
+        } else if mode == .integrated || (components.isEmpty && !all) {
+            integrated = true
+        } else {
+            let chosen = try all ? workspace.components : components.map { name in
+                guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
+                return component
+            }
+            jobs = chosen.map(service.standaloneJob)
+        }
+        if integrated {
+            try syncIfNeeded()
+            jobs.append(service.integratedJob())
+        }
+        guard !jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
+        let progress = BuildProgress.standardOutput()
+        defer { progress.stop() }
+        try finish(try service.run(jobs, progress: progress))
+    }
+
+    /// The integrated build uses the pinned checkouts: materialize them first when they are missing or stale.
+    private func syncIfNeeded() throws {
+        let check = try global.changing { try PinService.sync($0, check: true) }
+        guard check.exitCode != 0 else { return }
+        let synced = try global.changing { try PinService.sync($0, check: false) }
+        FileHandle.standardOutput.write(Data(synced.output.utf8))
+    }
+}
+
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build", abstract: "Build components alone (demo executables included) or the integrated App (exit 4 on failure).")
+
+    @OptionGroup var options: BuildOptions
+
+    func run() throws { try options.run(.build) }
+}
+
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test", abstract: "Test components in their own packages, or the integrated App (exit 4 on failure).")
+
+    @OptionGroup var options: BuildOptions
+
+    func run() throws { try options.run(.test) }
+}
+
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new", abstract: "Scaffold a component that passes check-layers and builds and tests alone at once.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The name, in UpperCamelCase (the folder's name).") var name: String
+    @Option(help: "Its layer.") var layer: String
+    @Flag(help: "Also scaffold its interface package (always done for the top layer).") var interface = false
+
+    func run() throws {
+        try finish(try global.changing { try ScaffoldService.create($0.workspace, name: name, layer: layer, interface: interface) })
+    }
+}
