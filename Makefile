@@ -36,6 +36,8 @@ test: setup
 bench: setup
 	$(TOOL_PACKAGE)/bench/check-layers.sh
 	$(TOOL_PACKAGE)/bench/pin.sh
+	$(TOOL_PACKAGE)/bench/affected.sh
+	$(TOOL_PACKAGE)/bench/build.sh
 
 fault-test: setup
 	$(TOOL_PACKAGE)/tests/fault-injection.sh

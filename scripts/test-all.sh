@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test: componentctl's own package, `componentctl check-layers` on the workspace, the
-# root package (the integrated App), then each component's own package, because root
-# `swift test` never runs the tests of its dependencies.
+# Runs every test: componentctl's own package; `componentctl check-layers` and `sync --check` on the
+# workspace; the kill-at-random-points trials of pin/release/sync; every component's own package,
+# built and tested alone (root `swift test` never runs its dependencies' tests); and the integrated
+# App's tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
 mkdir -p "$log_dir"
+tool=Tools/componentctl/.build/debug/componentctl
 passed=0
 failed=()
 
 step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
   local name=$1; shift
-  echo "=== $name"
+  echo "=== $name: $*"
   if "$@" 2>&1 | tee "$log_dir/$name.log"; then
     passed=$((passed + 1))
   else
@@ -20,16 +22,15 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
 }
 
 step componentctl swift test --package-path Tools/componentctl
-step check-layers Tools/componentctl/.build/debug/componentctl check-layers
-step pins-in-sync Tools/componentctl/.build/debug/componentctl sync --check
+step check-layers "$tool" check-layers
+step pins-in-sync "$tool" sync --check
 step fault-injection Tools/componentctl/tests/fault-injection.sh
-for path in . $(sed -n 's/^    path: *//p' components.yaml); do
-  step "$(basename "$(cd "$path" && pwd)")" swift test --package-path "$path"
-done
+step components "$tool" test --standalone --all --verbose
+step app "$tool" test --integrated --verbose
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "Failed (logs in $log_dir):"
+  echo "Failed steps (logs in $log_dir and .build/componentctl-logs):"
   printf '  %s\n' "${failed[@]}"
 fi
 echo "test steps: $passed passed, ${#failed[@]} failed"

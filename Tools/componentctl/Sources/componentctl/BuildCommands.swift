@@ -21,6 +21,7 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "With --affected: the commit to compare to (default: HEAD).") var head: String?
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
     @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
+    @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
 
     func validate() throws {
         if affected && base == nil { throw ValidationError("--affected needs --base REF") }
@@ -32,7 +33,8 @@ struct BuildOptions: ParsableArguments {
         let workspace = try global.workspace()
         let service = BuildService(
             root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch,
-            swift: ProcessInfo.processInfo.environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift") ?? "/usr/bin/swift")
+            swift: ProcessInfo.processInfo.environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift") ?? "/usr/bin/swift",
+            verbose: verbose)
         var jobs: [BuildService.Job] = []
         var integrated = false
         if affected, let base {

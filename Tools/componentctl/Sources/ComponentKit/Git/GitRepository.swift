@@ -243,6 +243,40 @@ public final class GitRepository {
         }
     }
 
+    /// Which of `paths` hold something different in `head` than in `base`.
+    ///
+    /// Compares tree ids folder by folder from the top, remembering each: when `Packages/Business` is
+    /// the same tree in both commits, nothing below it is looked at again.
+    public func changedPaths(_ paths: [String], between base: GitOID, and head: GitOID) throws -> Set<String> {
+        try withCommit(base) { baseCommit in
+            try withCommit(head) { headCommit in
+                var baseTree: OpaquePointer?, headTree: OpaquePointer?
+                try check(git_commit_tree(&baseTree, baseCommit), "read the tree of \(base.short)")
+                defer { git_tree_free(baseTree) }
+                try check(git_commit_tree(&headTree, headCommit), "read the tree of \(head.short)")
+                defer { git_tree_free(headTree) }
+                var same: [String: Bool] = [:]
+                func isSame(_ path: String) throws -> Bool {
+                    if let known = same[path] { return known }
+                    let parent = (path as NSString).deletingLastPathComponent
+                    let result = try (!parent.isEmpty && isSame(parent)) || entry(path, in: baseTree) == entry(path, in: headTree)
+                    same[path] = result
+                    return result
+                }
+                return Set(try paths.filter { try !isSame($0) })
+            }
+        }
+    }
+
+    private func entry(_ path: String, in tree: OpaquePointer?) throws -> GitOID? {
+        var entry: OpaquePointer?
+        let status = git_tree_entry_bypath(&entry, tree, path)
+        if status == GIT_ENOTFOUND.rawValue { return nil }
+        try check(status, "find '\(path)'")
+        defer { git_tree_entry_free(entry) }
+        return git_tree_entry_id(entry).map { GitOID($0.pointee) }
+    }
+
     /// The bytes of the file at `path` in `commit`, or nil when there is none.
     public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
         try withCommit(commit) { object in

@@ -16,12 +16,10 @@ public enum AffectedService {
         let baseCommit = try repository.resolveCommit(base)
         let headCommit = try repository.resolveCommit(head ?? "HEAD")
         let components = context.workspace.components
-        var changed = Set<String>()
-        for component in components {
-            let path = context.repositoryPath(of: component)
-            if try repository.entryID(of: baseCommit, path: path) != repository.entryID(of: headCommit, path: path) { changed.insert(component.name) }
-        }
-        var appChanged = false
+        let appPaths = ["Package.swift", "App", "Tests"].map(context.repositoryPath)
+        let changedPaths = try repository.changedPaths(components.map(context.repositoryPath(of:)) + appPaths, between: baseCommit, and: headCommit)
+        var changed = Set(components.filter { changedPaths.contains(context.repositoryPath(of: $0)) }.map(\.name))
+        var appChanged = !changedPaths.isDisjoint(with: appPaths)
         if uncommitted {
             for file in try repository.changedFiles(under: context.prefix) {
                 let relative = context.prefix.isEmpty ? file : String(file.dropFirst(context.prefix.count + 1))
@@ -31,9 +29,6 @@ public enum AffectedService {
                     appChanged = true
                 }
             }
-        }
-        for path in ["Package.swift", "App", "Tests"].map(context.repositoryPath) {
-            if try repository.entryID(of: baseCommit, path: path) != repository.entryID(of: headCommit, path: path) { appChanged = true }
         }
         let analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         let dependents = DependencyGraph(analysis: analysis).dependents(of: changed)

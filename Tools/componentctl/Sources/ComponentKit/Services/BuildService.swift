@@ -36,14 +36,17 @@ public struct BuildService {
     public var sharedScratch: Bool
     /// The `swift` executable (an override makes tests fast).
     public var swift: String
+    /// Also copy each job's output to standard output (CI logs), not only to its log file.
+    public var verbose: Bool
 
     /// Creates a service.
-    public init(root: URL, action: Action, configuration: String, sharedScratch: Bool, swift: String) {
+    public init(root: URL, action: Action, configuration: String, sharedScratch: Bool, swift: String, verbose: Bool = false) {
         self.root = root
         self.action = action
         self.configuration = configuration
         self.sharedScratch = sharedScratch
         self.swift = swift
+        self.verbose = verbose
     }
 
     /// The job that builds or tests `component` alone, demo executable included.
@@ -88,13 +91,20 @@ public struct BuildService {
         process.executableURL = URL(fileURLWithPath: swift)
         process.arguments = job.arguments
         process.currentDirectoryURL = root
-        process.standardOutput = handle
-        process.standardError = handle
+        let pipe = Pipe()
+        process.standardOutput = verbose ? pipe : handle
+        process.standardError = verbose ? pipe : handle
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw ToolError("Cannot run '\(swift)': \(error). Is Swift installed and on the PATH?", exitCode: 3)
+        }
+        if verbose {
+            while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                handle.write(data)
+                FileHandle.standardOutput.write(data)
+            }
         }
         process.waitUntilExit()
         return process.terminationStatus == 0

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// affected, status, build/test orchestration and new, through the built binary on real repositories.
+@Suite struct WorkflowTests {
+    private func tool(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolProcess.Result {
+        try ToolProcess.run(arguments + ["--root", scratch.root.path], environment: environment)
+    }
+
+    private func affected(_ scratch: Scratch, _ arguments: String...) throws -> [[String: String]] {
+        let result = try tool(scratch, ["affected", "--format", "json"] + arguments)
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]])
+    }
+
+    @Test func affectedFollowsDependentsAndIgnoresUnrelatedFiles() throws {
+        let scratch = try Scratch.sampleRepository()
+        try scratch.write("NOTES.md", "unrelated\n")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "notes")
+        #expect(try affected(scratch, "--base", "HEAD~1").isEmpty)
+
+        try scratch.write("Packages/Core/Session/Sources/Session/Extra.swift", "// more\n")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "session")
+        let rows = try affected(scratch, "--base", "HEAD~1")
+        #expect(rows == [
+            ["name": "user", "path": "Packages/Business/User", "reason": "dependent"],
+            ["name": "session", "path": "Packages/Core/Session", "reason": "changed"],
+            ["name": "app", "path": ".", "reason": "dependent"],
+        ])
+        #expect(try affected(scratch, "--base", "HEAD~2", "--head", "HEAD~1").isEmpty)
+
+        try scratch.write("Packages/Foundation/Models/Sources/Models/Wip.swift", "// wip\n")
+        let uncommitted = try affected(scratch, "--base", "HEAD", "--uncommitted").map { $0["name"] ?? "" }
+        // user reaches models through order-interface; router and session do not depend on it.
+        #expect(uncommitted == ["home", "product", "cart", "user", "order", "product-interface", "cart-interface", "order-interface", "models", "app"])
+
+        let unknown = try tool(scratch, ["affected", "--base", "nope"])
+        #expect(unknown.status == 3)
+        #expect(unknown.error.contains("Unknown revision 'nope'"))
+    }
+
+    @Test func statusCountsUnreleasedCommitsAndLocalChanges() throws {
+        let scratch = try Scratch.sampleRepository()
+        #expect(try tool(scratch, ["release", "cart", "1.1.0"]).status == 0)
+        try scratch.git("commit", "-qam", "release cart")
+        try scratch.write("Packages/Business/Cart/Sources/Cart/A.swift", "// a\n")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "a")
+        try scratch.write("Packages/Business/Cart/Sources/Cart/B.swift", "// b\n")
+        let result = try tool(scratch, ["status", "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let cart = try #require(rows.first { $0["name"] as? String == "cart" })
+        #expect(cart["commitsSinceRelease"] as? Int == 1)
+        #expect(cart["changedFiles"] as? Int == 1)
+        #expect(cart["version"] as? String == "1.1.0")
+        let user = try #require(rows.first { $0["name"] as? String == "user" })
+        #expect(user["commitsSinceRelease"] as? Int == 1)
+        #expect(user["changedFiles"] as? Int == 0)
+        #expect(try tool(scratch, ["status"]).output.contains("cart               business    1.1.0    -    1                   1 file"))
+    }
+
+    /// A stand-in for `swift` that fails for one package, so orchestration is tested without compiling.
+    private func fakeSwift(_ scratch: Scratch, failing: String) throws -> String {
+        let path = scratch.root.appendingPathComponent("fake-swift").path
+        try Data("""
+            #!/bin/sh
+            echo "swift $*"
+            case "$*" in *\(failing)*) echo "error: broken on purpose"; exit 1;; esac
+            exit 0
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        try scratch.run("/bin/chmod", ["755", path])
+        return path
+    }
+
+    @Test func buildReportsEachComponentAndExitsFourNamingTheFailure() throws {
+        let scratch = try Scratch.sampleRepository()
+        let swift = try fakeSwift(scratch, failing: "Business/Cart")
+        let result = try tool(scratch, ["test", "home", "cart", "models"], environment: ["COMPONENTCTL_SWIFT": swift])
+        #expect(result.status == 4)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "[1/3] home  test ...")
+        #expect(lines.contains { $0.hasPrefix("[2/3] cart  FAILED") })
+        #expect(lines.contains("cart: test failed; see .build/componentctl-logs/cart-test.log"))
+        #expect(lines.last == "test: 2 passed, 1 failed")
+        #expect(try scratch.read(".build/componentctl-logs/cart-test.log").contains("swift test --package-path Packages/Business/Cart -c debug"))
+        #expect(try scratch.read(".build/componentctl-logs/cart-test.log").contains("error: broken on purpose"))
+    }
+
+    @Test func integratedAndSharedScratchAndAllChooseTheRightCommands() throws {
+        let scratch = try Scratch.sampleRepository()
+        let swift = try fakeSwift(scratch, failing: "never")
+        let integrated = try tool(scratch, ["build", "-c", "release"], environment: ["COMPONENTCTL_SWIFT": swift])
+        #expect(integrated.status == 0)
+        #expect(try scratch.read(".build/componentctl-logs/app-(integrated)-build.log").hasPrefix("$ swift build --product App -c release"))
+        let all = try tool(scratch, ["build", "--all", "--shared-scratch"], environment: ["COMPONENTCTL_SWIFT": swift])
+        #expect(all.output.hasSuffix("build: 15 passed, 0 failed\n"))
+        #expect(try scratch.read(".build/componentctl-logs/router-build.log").contains("--scratch-path .build/componentctl-shared"))
+        #expect(try tool(scratch, ["build", "nope"]).status == 2)
+        #expect(try tool(scratch, ["build", "--affected"]).status == 2)
+        #expect(try tool(scratch, ["build", "--integrated", "cart"]).status == 2)
+
+        try scratch.write("Packages/Core/Session/Sources/Session/X.swift", "// x\n")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "x")
+        let affected = try tool(scratch, ["test", "--affected", "--base", "HEAD~1"], environment: ["COMPONENTCTL_SWIFT": swift])
+        #expect(affected.output.contains("[1/3] user  test"))
+        #expect(affected.output.contains("[2/3] session  test"))
+        #expect(affected.output.contains("[3/3] app (integrated)  test"))
+    }
+
+    @Test func standaloneBuildIsReal() throws {
+        let scratch = try Scratch.sampleRepository()
+        let result = try tool(scratch, ["test", "models"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(try scratch.read(".build/componentctl-logs/models-test.log").contains("Test run with 2 tests"))
+    }
+
+    @Test func newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone() throws {
+        let scratch = try Scratch.sampleRepository()
+        let created = try tool(scratch, ["new", "Wishlist", "--layer", "business"])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.contains("wired into the integrated App"))
+        #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (17 components"))
+        let yaml = try scratch.read("components.yaml")
+        #expect(yaml.hasSuffix("  wishlist:\n    path: Packages/Business/Wishlist\n    layer: business\n    interface: wishlist-interface\n    version: 0.1.0\n"
+            + "  wishlist-interface:\n    path: Packages/Interfaces/WishlistInterface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
+        #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/Wishlist\"),\n]"))
+        #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("import Wishlist\n// END componentctl: imports"))
+        #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("    WishlistModule(),\n]"))
+        let tested = try tool(scratch, ["test", "wishlist", "wishlist-interface", "--shared-scratch"])
+        #expect(tested.status == 0, "\(tested.output)")
+
+        let state = try scratch.snapshot()
+        #expect(try tool(scratch, ["new", "WishList", "--layer", "business"]).status == 2)
+        #expect(try tool(scratch, ["new", "Gadget", "--layer", "middle"]).status == 2)
+        #expect(try tool(scratch, ["new", "gadget", "--layer", "core"]).status == 2)
+        #expect(try scratch.snapshot() == state)
+        #expect(try tool(scratch, ["new", "Payments", "--layer", "core"]).output.hasPrefix("Created payments at Packages/Core/Payments."))
+    }
+}
