@@ -115,6 +115,10 @@ import TestSupport
         let result = try tool(scratch, ["test", "models"])
         #expect(result.status == 0, "\(result.output)")
         #expect(try scratch.read(".build/componentctl-logs/models-test.log").contains("Test run with 2 tests"))
+        // The shared scratch folder gives the same results.
+        let shared = try tool(scratch, ["test", "models", "screen-kit", "--shared-scratch"])
+        #expect(shared.status == 0, "\(shared.output)")
+        #expect(try scratch.read(".build/componentctl-logs/screen-kit-test.log").contains("Test run with 2 tests"))
     }
 
     @Test func newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone() throws {
