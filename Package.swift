@@ -11,6 +11,7 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/User"),
     .package(path: "Packages/Core/Session"),
     .package(path: "Packages/Core/Storage"),
+    .package(path: "Packages/Foundation/LinkSigning"),
     .package(path: "Packages/Foundation/Router"),
     .package(path: "Packages/Foundation/ScreenKit"),
     .package(path: "Packages/Interfaces/HomeInterface"),
@@ -23,6 +24,7 @@ let componentProducts: [Target.Dependency] = [
     .product(name: "User", package: "User"),
     .product(name: "Session", package: "Session"),
     .product(name: "Storage", package: "Storage"),
+    .product(name: "LinkSigning", package: "LinkSigning"),
     .product(name: "Router", package: "Router"),
     .product(name: "ScreenKit", package: "ScreenKit"),
     .product(name: "HomeInterface", package: "HomeInterface"),
@@ -36,7 +38,7 @@ let package = Package(
     ],
     dependencies: componentPackages,
     targets: [
-        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell"),
+        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell", resources: [.copy("Resources/degrade.json")]),
         .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",

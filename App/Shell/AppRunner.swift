@@ -46,13 +46,23 @@ public struct AppRunner: Sendable {
                 return await shell.run()
             }
         case "open":
-            guard arguments.count == 2 else { return usage("'open' takes one URL, like: App open shop://product/1") }
-            return await withApp { app in await open(arguments[1], in: app) }
+            let external = arguments.dropFirst().first == "--external"
+            let rest = arguments.dropFirst(external ? 2 : 1)
+            guard rest.count == 1, let url = rest.first else { return usage("'open' takes one URL, like: App open [--external] shop://product/1") }
+            return await withApp { app in await open(url, in: app, origin: external ? .deepLink : .inApp) }
+        case "sign":
+            return sign(Array(arguments.dropFirst()))
         case "routes":
-            guard arguments.count == 1 else { return usage("'routes' takes no arguments") }
+            let json = arguments.dropFirst() == ["--format", "json"]
+            guard arguments.count == 1 || json else { return usage("'routes' takes only --format json") }
             return await withApp { app in
-                output(Self.routeTable(app.router.routes))
-                return 0
+                do {
+                    output(json ? try Self.routeJSON(app.router.routes) : Self.routeTable(app.router.routes))
+                    return 0
+                } catch {
+                    errorOutput("error: \(error)\n")
+                    return 1
+                }
             }
         case "help", "--help", "-h":
             output(Self.help)
@@ -68,24 +78,58 @@ public struct AppRunner: Sendable {
         return routes.map { $0.pattern.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.owner }.joined(separator: "\n") + "\n"
     }
 
+    /// The route table as JSON: pattern, owner, whether public, labels.
+    static func routeJSON(_ routes: [RouteDescription]) throws -> String {
+        struct Row: Encodable {
+            var pattern: String
+            var owner: String
+            var `public`: Bool
+            var labels: [String]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let rows = routes.map { Row(pattern: $0.pattern, owner: $0.owner, public: $0.isPublic, labels: $0.labels) }
+        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
+    }
+
     static let help = """
         Usage: App [command]
 
-          (no command)   interactive: shows the home screen and reads commands from standard input
-          open URL       opens one deep link and prints the screen
-          routes         prints the route table: pattern, then owning component
-          help           shows this text
+          (no command)                interactive: the home screen, then commands from standard input
+          open [--external] URL       opens one link and prints the screen; --external opens it as a deep
+                                      link from outside: only public routes, and only with a valid signature
+          sign URL [--lifetime SECS]  prints URL signed for outside use (default lifetime: 3600 s)
+          routes [--format json]      prints the route table: pattern, then owning component
+          help                        shows this text
 
         Interactive commands: a link's number, a URL, back, home, routes, help, quit.
-        Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file).
+        Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
+        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key), SHOP_LOG=1 (log routing).
 
         """
 
     static let homeURL = (try? HomeRoute.Home().url()) ?? "shop://home"
 
-    private func open(_ url: String, in app: Bootstrap) async -> Int32 {
+    private func sign(_ arguments: [String]) -> Int32 {
+        guard let url = arguments.first, arguments.count == 1 || (arguments.count == 3 && arguments[1] == "--lifetime") else {
+            return usage("'sign' takes a URL and optionally --lifetime SECONDS")
+        }
+        guard let lifetime = arguments.count == 3 ? TimeInterval(arguments[2]) : 3600, lifetime > 0 else {
+            return usage("--lifetime takes a positive number of seconds")
+        }
         do {
-            let screen = try await app.router.open(url, as: Screen.self, origin: .deepLink)
+            _ = try RouteURL(url)
+            output(try AppSettings.signer(environment: environment).sign(url, lifetime: lifetime) + "\n")
+            return 0
+        } catch {
+            errorOutput("error: \(error)\n")
+            return 2
+        }
+    }
+
+    private func open(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+        do {
+            let screen = try await app.router.open(url, as: Screen.self, origin: origin)
             output(TextRenderer(showsURLs: true).render(screen) + "\n")
             return 0
         } catch let error as RouterError {
@@ -104,7 +148,7 @@ public struct AppRunner: Sendable {
     private func withApp(_ body: (Bootstrap) async -> Int32) async -> Int32 {
         let app: Bootstrap
         do {
-            app = try await Bootstrap.boot(environment: environment)
+            app = try await Bootstrap.boot(environment: environment, log: errorOutput)
         } catch {
             errorOutput("error: the app cannot start: \(error)\n")
             return 2

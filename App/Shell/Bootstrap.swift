@@ -20,13 +20,19 @@ public struct Bootstrap: Sendable {
     /// Where the database lives.
     public let databasePath: String
 
-    /// Opens the database, registers every module in dependency order and announces `launch`.
-    public static func boot(environment: [String: String]) async throws -> Bootstrap {
+    /// Opens the database, registers every module in dependency order and announces `launch`;
+    /// `log` gets a line per routed open when SHOP_LOG is set.
+    public static func boot(environment: [String: String], log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Bootstrap {
         let path = StorageLocation.databasePath(environment: environment)
         let storage = try Storage(path: path)
         let router = Router()
         router.setFallback { request in ShellScreens.notFound(request.url.original) }
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
+        router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
+        router.setDegradeTable(try AppSettings.degradeTable(environment: environment))
+        if let level = environment["SHOP_LOG"], !level.isEmpty, level != "0" {
+            try router.addInterceptor(LoggingInterceptor(log: log))
+        }
         let modules: [any AppModule] = [
             ProductModule(),
             CartModule(storage: storage),

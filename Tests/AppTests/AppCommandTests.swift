@@ -51,7 +51,7 @@ import Testing
         #expect(try app.run(["routes", "extra"]).status == 2)
         let help = try app.run(["help"])
         #expect(help.status == 0)
-        #expect(help.output.contains("open URL"))
+        #expect(help.output.contains("open [--external] URL"))
     }
 
     @Test func aBrokenLayoutFileStopsTheAppWithExitTwo() throws {

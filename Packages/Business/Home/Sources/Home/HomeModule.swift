@@ -22,7 +22,7 @@ public struct HomeModule: AppModule {
     public func register(in context: ModuleContext) throws {
         let layout = try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:)) ?? HomeLayout.bundled()
         let services = context.services
-        try context.router.register(HomeRoute.Home.self, owner: name) { _, _ in
+        try context.router.register(HomeRoute.Home.self, owner: name, options: RouteOptions(isPublic: true)) { _, _ in
             try HomeScreen(layout: layout, services: services).render()
         }
     }

@@ -25,16 +25,18 @@ public struct OrderModule: AppModule {
         let events = context.events
         try services.register((any OrderHistory).self, owner: name, instance: book)
         let currentUser: @Sendable () throws -> UserAccount? = { try services.resolve((any AccountService).self).currentUser() }
+        // User's interceptor signs people in first; the handlers still cope alone (in the demo, without User).
+        let options = RouteOptions(labels: [UserRouteLabel.requiresLogin])
 
-        try context.router.register(OrderRoute.List.self, owner: name) { route, _ in
+        try context.router.register(OrderRoute.List.self, owner: name, options: options) { route, _ in
             guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see your orders") }
             return try OrderScreens.list(try book.orders(of: user.id), for: user)
         }
-        try context.router.register(OrderRoute.Detail.self, owner: name) { route, _ in
+        try context.router.register(OrderRoute.Detail.self, owner: name, options: options) { route, _ in
             guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see this order") }
             return try OrderScreens.detail(try book.order(id: route.id, of: user.id), id: route.id)
         }
-        try context.router.register(OrderRoute.Checkout.self, owner: name) { route, _ in
+        try context.router.register(OrderRoute.Checkout.self, owner: name, options: options) { route, _ in
             guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "check out") }
             let cart = try services.resolve((any CartService).self)
             let lines = try cart.lines()

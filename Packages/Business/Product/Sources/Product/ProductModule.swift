@@ -20,9 +20,11 @@ public struct ProductModule: AppModule {
         let catalog = self.catalog
         try context.services.register((any ProductCatalog).self, owner: name, instance: catalog)
         let screens = ProductScreens(catalog: catalog)
-        try context.router.register(ProductRoute.List.self, owner: name) { _, _ in try screens.list() }
-        try context.router.register(ProductRoute.Detail.self, owner: name) { route, _ in try screens.detail(id: route.id) }
-        try context.router.register(ProductRoute.Search.self, owner: name) { route, _ in try screens.search(route.q ?? "") }
+        // Product pages are what shared links and campaigns point at: public, for signed links from outside.
+        let open = RouteOptions(isPublic: true)
+        try context.router.register(ProductRoute.List.self, owner: name, options: open) { _, _ in try screens.list() }
+        try context.router.register(ProductRoute.Detail.self, owner: name, options: open) { route, _ in try screens.detail(id: route.id) }
+        try context.router.register(ProductRoute.Search.self, owner: name, options: open) { route, _ in try screens.search(route.q ?? "") }
     }
 }
 

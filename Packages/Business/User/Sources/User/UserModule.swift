@@ -21,6 +21,7 @@ public struct UserModule: AppModule {
         let router = context.router
         let events = context.events
         try context.services.register((any AccountService).self, owner: name, instance: accounts)
+        try router.addInterceptor(LoginRequiredInterceptor(accounts: accounts))
 
         try router.register(UserRoute.Profile.self, owner: name) { _, _ in try UserScreens.profile(try accounts.currentUser()) }
         try router.register(UserRoute.Login.self, owner: name) { route, _ in try UserScreens.login(accounts.known, next: route.next) }
@@ -40,6 +41,21 @@ public struct UserModule: AppModule {
             events.publish(UserSignedOut(user: user))
             return try UserScreens.profile(nil, notice: "\(user.displayName) signed out.")
         }
+    }
+}
+
+/// Sends opens of routes labelled `requires-login` to the sign-in screen when nobody is signed in;
+/// signing in then resumes the original URL.
+struct LoginRequiredInterceptor: RouteInterceptor {
+    let name = "login-required"
+    let priority = 100
+    let scope = InterceptorScope.labeled(UserRouteLabel.requiresLogin)
+    let accounts: AccountDirectory
+
+    func intercept(_ request: RouteRequest, _ decision: InterceptorDecision) async {
+        guard (try? accounts.currentUser()) == nil else { return decision.proceed() }
+        guard let login = try? UserRoute.Login(next: request.url.original).url() else { return decision.reject("sign-in is unavailable") }
+        decision.redirect(to: login)
     }
 }
 

@@ -14,7 +14,7 @@ private final class EventLog: Sendable {
 @Suite struct UserTests {
     private func boot(_ session: Session) throws -> Router {
         let router = Router()
-        try router.register("shop://order/list", owner: "test") { request in
+        try router.register("shop://order/list", owner: "test", options: RouteOptions(labels: [UserRouteLabel.requiresLogin])) { request in
             Screen(title: "Orders", elements: [.text("origin \(request.origin.rawValue)")])
         }
         try UserModule(session: session).register(in: ModuleContext(router: router))
@@ -42,11 +42,20 @@ private final class EventLog: Sendable {
         #expect(chooser.links.map(\.url) == [
             "shop://user/login/alice?next=shop%3A%2F%2Forder%2Flist", "shop://user/login/bob?next=shop%3A%2F%2Forder%2Flist",
         ])
-        let resumed = try await router.open(chooser.links[0].url, as: Screen.self, origin: .deepLink)
+        let resumed = try await router.open(chooser.links[0].url, as: Screen.self)
         #expect(resumed.title == "Orders")
-        #expect(resumed.elements == [.text("origin deep-link")])
+        #expect(resumed.elements == [.text("origin in-app")])
         let web = try await router.open("shop://user/login/alice?next=https://evil.example", as: Screen.self)
         #expect(web.title == "Account")
+    }
+
+    @Test func routesThatRequireLoginGoToSignInFirstAndResume() async throws {
+        let router = try boot(Session(storage: Storage()))
+        let chooser = try await router.open("shop://order/list", as: Screen.self)
+        #expect(chooser.title == "Sign in")
+        #expect(chooser.links.first?.url == "shop://user/login/alice?next=shop%3A%2F%2Forder%2Flist")
+        #expect(try await router.open(chooser.links[0].url, as: Screen.self).title == "Orders")
+        #expect(try await router.open("shop://order/list", as: Screen.self).title == "Orders")
     }
 
     @Test func unknownAccountShowsTheChooserAgain() async throws {

@@ -26,11 +26,13 @@ public struct RouteRequest: Sendable {
     public let arguments: [String: any Sendable]
     /// Where the open came from.
     public let origin: RouteOrigin
+    /// What the matched route declared (default options for the fallback and the web container).
+    public let options: RouteOptions
 
     /// Creates a request; the router makes these, tests may too.
     public init(
-        url: RouteURL, pattern: RoutePattern? = nil, owner: String? = nil,
-        pathParameters: [String: String] = [:], arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp
+        url: RouteURL, pattern: RoutePattern? = nil, owner: String? = nil, pathParameters: [String: String] = [:],
+        arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp, options: RouteOptions = RouteOptions()
     ) {
         self.url = url
         self.pattern = pattern
@@ -38,6 +40,7 @@ public struct RouteRequest: Sendable {
         self.pathParameters = pathParameters
         self.arguments = arguments
         self.origin = origin
+        self.options = options
     }
 
     /// The query parameters (first value of each name).
@@ -72,10 +75,16 @@ public struct RouteDescription: Sendable, Hashable {
     public let pattern: String
     /// The component that registered it.
     public let owner: String
+    /// Whether external links may open it.
+    public let isPublic: Bool
+    /// Its labels, sorted.
+    public let labels: [String]
 
     /// Creates a row.
-    public init(pattern: String, owner: String) {
+    public init(pattern: String, owner: String, isPublic: Bool = false, labels: [String] = []) {
         self.pattern = pattern
         self.owner = owner
+        self.isPublic = isPublic
+        self.labels = labels
     }
 }

@@ -28,6 +28,18 @@ public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     case moduleCycle([String])
     /// Two modules with one component name.
     case duplicateModule(String)
+    /// An interceptor stopped the open.
+    case rejected(url: String, interceptor: String, reason: String)
+    /// An interceptor decided nothing in time.
+    case interceptorTimedOut(url: String, interceptor: String)
+    /// Two interceptors with one priority.
+    case duplicateInterceptorPriority(Int, name: String, existing: String)
+    /// Redirects that go round in circles.
+    case tooManyRedirects(String)
+    /// An external link to a route that is not public.
+    case notPublic(url: String, origin: String)
+    /// An external link without a valid signature.
+    case badLinkSignature(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -60,6 +72,18 @@ public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
             "Modules depend on each other in a cycle: \(chain.joined(separator: " -> "))."
         case .duplicateModule(let name):
             "Two modules are named '\(name)'; each component ships one module."
+        case .rejected(let url, let interceptor, let reason):
+            "Interceptor '\(interceptor)' stopped '\(url)': \(reason)."
+        case .interceptorTimedOut(let url, let interceptor):
+            "Interceptor '\(interceptor)' decided nothing about '\(url)' in time; it must call proceed, redirect or reject once."
+        case .duplicateInterceptorPriority(let priority, let name, let existing):
+            "Interceptor '\(name)' has priority \(priority), which '\(existing)' already has; priorities are unique so the order is clear."
+        case .tooManyRedirects(let url):
+            "Too many redirects while opening '\(url)'; an interceptor or the degrade table sends it round in circles."
+        case .notPublic(let url, let origin):
+            "'\(url)' is not a public route, so a \(origin) link cannot open it. Mark the route public if outsiders may open it."
+        case .badLinkSignature(let url, let reason):
+            "The external link '\(url)' is refused: \(reason)."
         }
     }
 }

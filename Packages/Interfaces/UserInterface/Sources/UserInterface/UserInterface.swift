@@ -36,6 +36,12 @@ public struct UserSignedOut: AppEvent {
     public init(user: UserAccount) { self.user = user }
 }
 
+/// Route labels the User component acts on.
+public enum UserRouteLabel {
+    /// Routes with this label need a signed-in user: User's interceptor sends everyone else to sign in, then resumes.
+    public static let requiresLogin = "requires-login"
+}
+
 /// The routes the User component owns.
 public enum UserRoute {
     /// The signed-in user's profile, or an invitation to sign in.

@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "LinkSigning",
+    products: [
+        .library(name: "LinkSigning", targets: ["LinkSigning"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    ],
+    targets: [
+        .target(name: "LinkSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LinkSigningTests", dependencies: ["LinkSigning"]),
+    ]
+)

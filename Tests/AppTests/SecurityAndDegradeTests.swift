@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// External links, signing, the degrade table, logging and the JSON route table, through the binary.
+@Suite(.serialized) struct SecurityAndDegradeTests {
+    let app = AppProcess()
+
+    @Test func externalLinksNeedAValidSignatureAndAPublicRoute() throws {
+        let unsigned = try app.run(["open", "--external", "shop://product/1"])
+        #expect(unsigned.status == 1)
+        #expect(unsigned.error.contains("it carries no signature"))
+
+        let signed = try app.run(["sign", "shop://product/1", "--lifetime", "60"]).output.trimmingCharacters(in: .newlines)
+        #expect(signed.hasPrefix("shop://product/1?exp="))
+        let opened = try app.run(["open", "--external", signed])
+        #expect(opened.status == 0)
+        #expect(opened.output.hasPrefix("== Coffee Mug =="))
+
+        let tampered = try app.run(["open", "--external", signed.replacingOccurrences(of: "product/1", with: "product/2")])
+        #expect(tampered.error.contains("its signature does not match"))
+        var otherKey = app
+        otherKey.environment["SHOP_LINK_KEY"] = "a-different-signing-key"
+        #expect(try otherKey.run(["open", "--external", signed]).error.contains("its signature does not match"))
+
+        let internalLink = try app.run(["sign", "shop://order/list"]).output.trimmingCharacters(in: .newlines)
+        let refused = try app.run(["open", "--external", internalLink])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("is not a public route"))
+        #expect(try app.run(["sign", "not a url"]).status == 2)
+    }
+
+    @Test func aDegradedRouteShowsTheWebContainer() throws {
+        var app = self.app
+        let table = FileManager.default.temporaryDirectory.appendingPathComponent("degrade-\(UUID()).json")
+        try Data(#"{"rules": [{"pattern": "shop://product/<int:id>", "target": "https://m.shop.example/p/{id}", "reason": "broken"}]}"#.utf8).write(to: table)
+        app.environment["SHOP_DEGRADE_TABLE"] = table.path
+        let result = try app.run(["open", "shop://product/4"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("The web container shows https://m.shop.example/p/4"))
+        #expect(try self.app.run(["open", "shop://product/4"]).output.hasPrefix("== Espresso Cups =="))
+
+        try Data("{\"rules\": 3}".utf8).write(to: table)
+        let broken = try app.run(["open", "shop://home"])
+        #expect(broken.status == 2)
+        #expect(broken.error.contains("Degrade table '\(table.path)' is not usable"))
+    }
+
+    @Test func loggingAndTheJSONRouteTable() throws {
+        var app = self.app
+        app.environment["SHOP_LOG"] = "1"
+        let logged = try app.run(["open", "shop://order/list"])
+        #expect(logged.error == "route: shop://order/list origin=in-app owner=order\nroute: shop://user/login?next=shop%3A%2F%2Forder%2Flist origin=in-app owner=user\n")
+
+        let json = try self.app.run(["routes", "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let detail = try #require(rows.first { $0["pattern"] as? String == "shop://product/<int:id>" })
+        #expect(detail["owner"] as? String == "product")
+        #expect(detail["public"] as? Bool == true)
+        let orders = try #require(rows.first { $0["pattern"] as? String == "shop://order/list" })
+        #expect(orders["labels"] as? [String] == ["requires-login"])
+        #expect(orders["public"] as? Bool == false)
+    }
+}
