@@ -142,3 +142,27 @@ import TestSupport
         #expect(found.isEmpty, "\(found.map(\.text))")
     }
 }
+
+@Suite struct RouteCollisionTests {
+    @Test func twoComponentsClaimingOneShapeAreCaughtStatically() throws {
+        let scratch = try Scratch.sample()
+        try scratch.write("Packages/Business/Cart/Sources/Cart/Promo.swift", """
+            import Router
+            func registerPromo(_ router: Router) throws {
+                try router.register("shop://product/<int:sku>", owner: "cart") { _ in nil }
+            }
+            """)
+        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        #expect(found.map(\.rule) == ["route-collision"])
+        // The later one in components.yaml order is flagged; the message names both owners and places.
+        #expect(found.first?.path == "Packages/Interfaces/ProductInterface/Sources/ProductInterface/ProductInterface.swift")
+        #expect(found.first?.message.hasPrefix("route 'shop://product/<int:id>' of 'product' has the shape of 'shop://product/<int:sku>' of 'cart' "
+            + "(Packages/Business/Cart/Sources/Cart/Promo.swift:3:29)") == true)
+    }
+
+    @Test func demosAndTestsMayStandIn() throws {
+        // UserDemo registers a stand-in for shop://order/list: demos and tests are not the App.
+        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try Scratch.sample().load())).findings()
+        #expect(found.isEmpty)
+    }
+}

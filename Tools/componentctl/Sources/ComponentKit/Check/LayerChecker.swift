@@ -29,6 +29,7 @@ public struct LayerChecker: Sendable {
             findings += importFindings(package)
         }
         findings += cycleFindings()
+        findings += routeCollisions()
         return findings.sorted()
     }
 
@@ -141,6 +142,47 @@ public struct LayerChecker: Sendable {
         let targets = manifest.products.first { $0.name == name }?.targets ?? [name]
         let importable = targets.filter { manifest.target(named: $0)?.isImportable ?? true }
         return Provided(modules: Set(importable), packageIdentity: identity, isImportable: !importable.isEmpty)
+    }
+
+    /// Two library sources declaring routes of one shape: the router would refuse the second at launch.
+    /// A route an interface declares belongs to the implementation that names that interface.
+    private func routeCollisions() -> [Diagnostic] {
+        let workspace = analysis.workspace
+        var seen: [String: (owner: String, pattern: String, place: String)] = [:]
+        var findings: [Diagnostic] = []
+        for component in workspace.components {
+            let owner = workspace.components.first { $0.interface == component.name }?.name ?? component.name
+            for target in analysis.packages[component.name]?.targets ?? [] {
+                for file in target.files {
+                    for route in file.routes {
+                        let shape = Self.shape(of: route.pattern)
+                        let place = "\(file.path):\(route.line):\(route.column)"
+                        guard let first = seen[shape] else {
+                            seen[shape] = (owner, route.pattern, place)
+                            continue
+                        }
+                        findings.append(Diagnostic(
+                            path: file.path, line: route.line, column: route.column,
+                            message: "route '\(route.pattern)' of '\(owner)' has the shape of '\(first.pattern)' of '\(first.owner)' (\(first.place)); the router refuses the second at launch",
+                            fix: "each URL shape has one owner: change one of the patterns", rule: "route-collision"))
+                    }
+                }
+            }
+        }
+        return findings
+    }
+
+    /// A pattern with capture names erased, as the router compares them.
+    static func shape(of pattern: String) -> String {
+        guard let separator = pattern.range(of: "://") else { return pattern }
+        let parts = pattern[separator.upperBound...].split(separator: "/").map(String.init)
+        let path = parts.dropFirst().map { part -> String in
+            if part.hasPrefix(":") { return ":" }
+            if part.hasPrefix("*") { return "*" }
+            if part.hasPrefix("<"), let colon = part.firstIndex(of: ":") { return String(part[..<colon]) + ">" }
+            return part
+        }
+        return ([pattern[..<separator.lowerBound].lowercased() + ":/", (parts.first ?? "").lowercased()] + path).joined(separator: "/")
     }
 
     private func cycleFindings() -> [Diagnostic] {

@@ -7,6 +7,8 @@ public struct SourceFile: Sendable {
     public var path: String
     /// Its import declarations.
     public var imports: [ImportDeclaration]
+    /// The route patterns it declares or registers.
+    public var routes: [RouteDeclaration] = []
 }
 
 /// A target of a component with its sources.
@@ -126,8 +128,9 @@ public struct WorkspaceAnalysis: Sendable {
         while let relative = enumerator.nextObject() as? String {
             guard relative.hasSuffix(".swift") else { continue }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
-            let imports = scanImports ? data.withUnsafeBytes { raw in ImportScanner.imports(in: raw.bindMemory(to: UInt8.self)) } : []
-            files.append(SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports))
+            let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
+            files.append(SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports,
+                                    routes: target.kind == .regular ? routes : []))
         }
         return files.sorted { $0.path < $1.path }
     }

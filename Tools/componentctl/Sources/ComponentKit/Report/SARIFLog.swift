@@ -13,6 +13,7 @@ struct SARIFLog {
         "redundant-dependency": "A declared dependency that nothing imports.",
         "unknown-dependency": "A package dependency that is not a registered component.",
         "unreadable-manifest": "A Package.swift that cannot be read statically.",
+        "route-collision": "Two components declare routes of one URL shape.",
     ]
 
     private struct Log: Encodable {

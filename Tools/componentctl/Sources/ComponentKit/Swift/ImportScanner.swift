@@ -23,6 +23,17 @@ public struct ImportDeclaration: Sendable, Hashable, Codable {
     }
 }
 
+/// A route pattern a source declares: a typed route's `static let pattern: RoutePattern = "..."` or
+/// the first argument of `register("...", ...)`.
+public struct RouteDeclaration: Sendable, Hashable, Codable {
+    /// The pattern as written.
+    public var pattern: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+}
+
 /// Finds every import declaration of a Swift file with a real lexer: imports in comments or
 /// strings are ignored; `#if` branches are recorded; attributes, access levels and kinds are read.
 public enum ImportScanner {
@@ -36,8 +47,16 @@ public enum ImportScanner {
 
     /// The imports of the Swift source in `buffer`.
     public static func imports(in buffer: UnsafeBufferPointer<UInt8>) -> [ImportDeclaration] {
+        scan(buffer).imports
+    }
+
+    /// The imports and the route patterns of the Swift source in `buffer`, in one pass of the lexer.
+    public static func scan(_ buffer: UnsafeBufferPointer<UInt8>) -> (imports: [ImportDeclaration], routes: [RouteDeclaration]) {
         var stream = TokenStream(lexer: SwiftLexer(buffer))
         var result: [ImportDeclaration] = []
+        var routes: [RouteDeclaration] = []
+        // The last tokens before a string: `pattern : RoutePattern =` or `register (`.
+        var recent: [SwiftToken] = []
         var conditions: [(text: String, branch: String)] = []
         var attributes: [String] = []
         var accessLevel: String?
@@ -46,7 +65,15 @@ public enum ImportScanner {
 
         while let token = stream.next() {
             let rulesOut = token.isPunctuation(".") || token.isPunctuation("(") || token.isPunctuation(",")
-            defer { previousRulesOutImport = rulesOut }
+            defer {
+                previousRulesOutImport = rulesOut
+                recent.append(token)
+                if recent.count > 4 { recent.removeFirst() }
+            }
+            if case .string(interpolated: false) = token.kind, let route = routeDeclaration(token, after: recent, lexer: stream.lexer) {
+                routes.append(route)
+                continue
+            }
             if case .directive(let directive, let range) = token.kind {
                 let condition = stream.lexer.text(range)
                 switch directive {
@@ -79,7 +106,16 @@ public enum ImportScanner {
                 accessLevel = nil
             }
         }
-        return result
+        return (result, routes)
+    }
+
+    private static func routeDeclaration(_ string: SwiftToken, after recent: [SwiftToken], lexer: SwiftLexer) -> RouteDeclaration? {
+        let declared = recent.count == 4 && recent[0].isPlainWord && lexer.token(recent[0], is: "pattern") && recent[1].isPunctuation(":")
+            && recent[2].isWord && lexer.token(recent[2], is: "RoutePattern") && recent[3].isPunctuation("=")
+        let registered = recent.count >= 2 && recent[recent.count - 2].isWord && lexer.token(recent[recent.count - 2], is: "register")
+            && recent[recent.count - 1].isPunctuation("(")
+        guard declared || registered, let value = lexer.stringValue(string), value.contains("://") else { return nil }
+        return RouteDeclaration(pattern: value, line: string.line, column: lexer.column(of: string))
     }
 
     private static func readImport(
