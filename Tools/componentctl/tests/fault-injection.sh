@@ -4,6 +4,7 @@
 # pinned checkouts, the tags) is always exactly as before or exactly as after, never in between.
 # The next command after a kill rolls an interrupted change back (here: `componentctl list`).
 set -euo pipefail
+trap 'echo "fault-injection: stopped by a failing command at line $LINENO (status $?)" >&2' ERR
 trials=${TRIALS:-120}
 here=$(cd "$(dirname "$0")/.." && pwd)
 workspace=$(cd "$here/../.." && pwd)
@@ -33,7 +34,7 @@ state() {  # a hash of everything a command may change; tags by the commit they 
    find Packages -maxdepth 1 -name '.pin-*' | sort
    find Packages -path '*/.pin-*' -type f -print0 | sort -z | xargs -0 -r sha256sum
    find Packages -path '*/.pin-*' -type l -printf '%p -> %l\n' | sort
-   git for-each-ref refs/tags --format='%(refname) %(*objectname)'
+   git for-each-ref refs/tags --format='%(refname) %(*objectname)' || echo "tags unreadable"
   ) | sha256sum | cut -d' ' -f1
 }
 

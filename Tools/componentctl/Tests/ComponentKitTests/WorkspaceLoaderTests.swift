@@ -27,7 +27,7 @@ import TestSupport
 
     @Test func loadsTheSampleWorkspace() throws {
         let workspace = try WorkspaceLoader.load(root: Scratch.sampleRoot)
-        #expect(workspace.components.count == 15)
+        #expect(workspace.components.count == 16)
         #expect(workspace.name == "Shop")
         #expect(workspace.scheme == "shop")
         #expect(workspace.rules.layers == ["business", "core", "foundation"])

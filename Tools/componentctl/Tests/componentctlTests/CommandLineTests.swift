@@ -9,7 +9,7 @@ import TestSupport
         let result = try ToolProcess.run(["list", "--root", sample, "--format", "json"])
         #expect(result.status == 0)
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-        #expect(rows.count == 15)
+        #expect(rows.count == 16)
         for row in rows { #expect(Set(row.keys) == ["name", "layer", "kind", "path", "version", "pin", "modules"]) }
         let cart = try #require(rows.first { $0["name"] as? String == "cart" })
         #expect(cart["modules"] as? [String] == ["Cart", "CartDemo"])
@@ -27,7 +27,7 @@ import TestSupport
     @Test func theSampleWorkspaceIsCleanFromAnySubfolder() throws {
         let result = try ToolProcess.run(["check-layers"], in: Scratch.sampleRoot.appendingPathComponent("Packages/Business"))
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("check-layers: clean (15 components, "))
+        #expect(result.output.hasPrefix("check-layers: clean (16 components, "))
     }
 
     @Test func findingsInEveryFormat() throws {
@@ -41,7 +41,7 @@ import TestSupport
         #expect(lines.count == 2)
         #expect(lines[0].hasPrefix("Packages/Business/Order/Sources/Order/Shortcut.swift:1:8: error: 'Order' imports Cart"))
         #expect(lines[0].hasSuffix(" [implicit-import]"))
-        #expect(lines[1] == "check-layers: 1 error, 0 warnings (15 components, 61 Swift files)")
+        #expect(lines[1] == "check-layers: 1 error, 0 warnings (16 components, 66 Swift files)")
 
         let json = try ToolProcess.run(["check-layers", "--root", root, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
@@ -115,7 +115,7 @@ import TestSupport
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID()).json")
         #expect(try ToolProcess.run(["graph", "--root", sample, "--format", "json", "-o", output.path]).status == 0)
         let graph = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
-        #expect((graph["nodes"] as? [Any])?.count == 15)
+        #expect((graph["nodes"] as? [Any])?.count == 16)
 
         let noDot = try ToolProcess.run(["graph", "--root", sample, "--format", "svg"], environment: ["PATH": "/nonexistent"])
         #expect(noDot.status == 3)

@@ -95,7 +95,7 @@ import TestSupport
         #expect(integrated.status == 0)
         #expect(try scratch.read(".build/componentctl-logs/app-(integrated)-build.log").hasPrefix("$ swift build --product App -c release"))
         let all = try tool(scratch, ["build", "--all", "--shared-scratch"], environment: ["COMPONENTCTL_SWIFT": swift])
-        #expect(all.output.hasSuffix("build: 15 passed, 0 failed\n"))
+        #expect(all.output.hasSuffix("build: 16 passed, 0 failed\n"))
         #expect(try scratch.read(".build/componentctl-logs/router-build.log").contains("--scratch-path .build/componentctl-shared"))
         #expect(try tool(scratch, ["build", "nope"]).status == 2)
         #expect(try tool(scratch, ["build", "--affected"]).status == 2)
@@ -126,7 +126,7 @@ import TestSupport
         let created = try tool(scratch, ["new", "Wishlist", "--layer", "business"])
         #expect(created.status == 0, "\(created.error)")
         #expect(created.output.contains("wired into the integrated App"))
-        #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (17 components"))
+        #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (18 components"))
         let yaml = try scratch.read("components.yaml")
         #expect(yaml.hasSuffix("  wishlist:\n    path: Packages/Business/Wishlist\n    layer: business\n    interface: wishlist-interface\n    version: 0.1.0\n"
             + "  wishlist-interface:\n    path: Packages/Interfaces/WishlistInterface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
