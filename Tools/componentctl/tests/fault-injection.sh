@@ -53,12 +53,12 @@ for trial in $(seq "$trials"); do
   if (( trial % 2 )); then
     point=${points[$((RANDOM % ${#points[@]}))]}
     # shellcheck disable=SC2086
-    (COMPONENTCTL_FAULT=$point "$tool" --root "$subject" $command; true) > /dev/null 2>&1
+    (COMPONENTCTL_FAULT=$point "$tool" --root "$subject" $command || true) > /dev/null 2>&1
     how="at $point"
   else
     delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.005 + (r % 120) / 1000 }')
     # shellcheck disable=SC2086
-    (timeout -s KILL "$delay" "$tool" --root "$subject" $command; true) > /dev/null 2>&1
+    (timeout -s KILL "$delay" "$tool" --root "$subject" $command || true) > /dev/null 2>&1
     how="after ${delay}s"
   fi
   "$tool" --root "$subject" list > /dev/null 2>&1 || true   # recovers an interrupted change
