@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 TOOL_PACKAGE := Tools/componentctl
 TOOL := $(TOOL_PACKAGE)/.build/release/componentctl
 
-.PHONY: setup tool install check sync build app test bench fault-test clean
+.PHONY: setup tool install check sync build app test bench fault-test fuzz tsan clean
 
 setup:
 	@scripts/setup.sh
@@ -41,6 +41,13 @@ bench: setup
 
 fault-test: setup
 	$(TOOL_PACKAGE)/tests/fault-injection.sh
+
+# A million malformed URLs through the router (release build), and readers/writer under Thread Sanitizer.
+fuzz:
+	ROUTER_FUZZ_COUNT=1000000 swift test -c release --package-path Packages/Foundation/Router --filter FuzzTests
+
+tsan:
+	swift test --sanitize=thread --package-path Packages/Foundation/Router --filter ConcurrencyTests
 
 clean:
 	rm -rf .build $(TOOL_PACKAGE)/.build $(addsuffix /.build,$(shell sed -n 's/^    path: *//p' components.yaml))

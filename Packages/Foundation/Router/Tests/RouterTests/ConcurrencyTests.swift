@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import Router
+
+/// Eight readers and one writer replacing routes at once: run under Thread Sanitizer with
+/// `swift test --sanitize=thread --filter ConcurrencyTests` (`make tsan`).
+@Suite struct ConcurrencyTests {
+    @Test func eightReadersAndOneWriter() async throws {
+        let router = Router()
+        for index in 0..<100 { try router.register("shop://stable/\(index)", owner: "t") { _ in index } }
+        await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<300 {
+                    let pattern = "shop://moving/\(round % 10)/:id"
+                    try? router.register(pattern, owner: "writer") { _ in round }
+                    _ = try router.unregister(pattern)
+                }
+            }
+            for reader in 0..<8 {
+                group.addTask {
+                    for round in 0..<300 {
+                        let value = try await router.open("shop://stable/\((round + reader) % 100)", as: Int.self)
+                        #expect(value == (round + reader) % 100)
+                        _ = try router.match("shop://moving/\(round % 10)/7")
+                        _ = router.routes.count
+                    }
+                }
+            }
+        }
+        #expect(router.routes.count == 100)
+    }
+}
