@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks the Router against vapor/routing-kit's TrieRouter in one run. Its own package, so the
+// Router component itself never depends on RoutingKit.
+let package = Package(
+    name: "router-bench",
+    dependencies: [
+        .package(path: "../../Packages/Foundation/Router"),
+        .package(url: "https://github.com/vapor/routing-kit", exact: "4.9.3"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "router-bench",
+            dependencies: ["Router", .product(name: "RoutingKit", package: "routing-kit")]
+        ),
+    ]
+)
