@@ -211,36 +211,32 @@ public final class GitRepository {
 
     // MARK: - Trees and blobs
 
-    /// The id of the tree at `path` in `commit` (the root tree for ""), or nil when the path is absent.
+    /// The id of the tree at `path` in `commit` (the root tree for ""), or nil when the path is absent or not a folder.
     public func tree(of commit: GitOID, path: String) throws -> GitOID? {
-        try withCommit(commit) { object in
-            var root: OpaquePointer?
-            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
-            defer { git_tree_free(root) }
-            if path.isEmpty { return git_tree_id(root).map { GitOID($0.pointee) } }
-            var entry: OpaquePointer?
-            let status = git_tree_entry_bypath(&entry, root, path)
-            if status == GIT_ENOTFOUND.rawValue { return nil }
-            try check(status, "find '\(path)' in \(commit.short)")
-            defer { git_tree_entry_free(entry) }
-            guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else { return nil }
-            return git_tree_entry_id(entry).map { GitOID($0.pointee) }
+        if path.isEmpty {
+            return try withCommit(commit) { object in
+                var root: OpaquePointer?
+                try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
+                defer { git_tree_free(root) }
+                return git_tree_id(root).map { GitOID($0.pointee) }
+            }
         }
+        return try withEntry(path, in: commit) { entry in
+            git_tree_entry_type(entry) == GIT_OBJECT_TREE ? git_tree_entry_id(entry).map { GitOID($0.pointee) } : nil
+        } ?? nil
     }
 
     /// The id of whatever is at `path` in `commit` (a tree or a file), or nil when nothing is.
     public func entryID(of commit: GitOID, path: String) throws -> GitOID? {
-        try withCommit(commit) { object in
-            var root: OpaquePointer?
-            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
-            defer { git_tree_free(root) }
-            var entry: OpaquePointer?
-            let status = git_tree_entry_bypath(&entry, root, path)
-            if status == GIT_ENOTFOUND.rawValue { return nil }
-            try check(status, "find '\(path)' in \(commit.short)")
-            defer { git_tree_entry_free(entry) }
-            return git_tree_entry_id(entry).map { GitOID($0.pointee) }
-        }
+        try withEntry(path, in: commit) { entry in git_tree_entry_id(entry).map { GitOID($0.pointee) } } ?? nil
+    }
+
+    /// The bytes of the file at `path` in `commit`, or nil when there is none.
+    public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
+        try withEntry(path, in: commit) { entry in
+            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB, let id = git_tree_entry_id(entry) else { return nil }
+            return try blobBytes(id.pointee)
+        } ?? nil
     }
 
     /// Which of `paths` hold something different in `head` than in `base`.
@@ -256,10 +252,11 @@ public final class GitRepository {
                 try check(git_commit_tree(&headTree, headCommit), "read the tree of \(head.short)")
                 defer { git_tree_free(headTree) }
                 var same: [String: Bool] = [:]
+                let id = { (entry: OpaquePointer?) in git_tree_entry_id(entry).map { GitOID($0.pointee) } }
                 func isSame(_ path: String) throws -> Bool {
                     if let known = same[path] { return known }
                     let parent = (path as NSString).deletingLastPathComponent
-                    let result = try (!parent.isEmpty && isSame(parent)) || entry(path, in: baseTree) == entry(path, in: headTree)
+                    let result = try (!parent.isEmpty && isSame(parent)) || withEntry(path, in: baseTree, id) == withEntry(path, in: headTree, id)
                     same[path] = result
                     return result
                 }
@@ -268,29 +265,24 @@ public final class GitRepository {
         }
     }
 
-    private func entry(_ path: String, in tree: OpaquePointer?) throws -> GitOID? {
+    /// Runs `body` on the entry at `path` of `commit`'s tree; nil when there is no such entry.
+    private func withEntry<T>(_ path: String, in commit: GitOID, _ body: (OpaquePointer?) throws -> T) throws -> T? {
+        try withCommit(commit) { object in
+            var root: OpaquePointer?
+            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
+            defer { git_tree_free(root) }
+            return try withEntry(path, in: root, body)
+        }
+    }
+
+    /// Runs `body` on the entry at `path` of `tree`; nil when there is no such entry.
+    private func withEntry<T>(_ path: String, in tree: OpaquePointer?, _ body: (OpaquePointer?) throws -> T) throws -> T? {
         var entry: OpaquePointer?
         let status = git_tree_entry_bypath(&entry, tree, path)
         if status == GIT_ENOTFOUND.rawValue { return nil }
         try check(status, "find '\(path)'")
         defer { git_tree_entry_free(entry) }
-        return git_tree_entry_id(entry).map { GitOID($0.pointee) }
-    }
-
-    /// The bytes of the file at `path` in `commit`, or nil when there is none.
-    public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
-        try withCommit(commit) { object in
-            var root: OpaquePointer?
-            try check(git_commit_tree(&root, object), "read the tree of \(commit.short)")
-            defer { git_tree_free(root) }
-            var entry: OpaquePointer?
-            let status = git_tree_entry_bypath(&entry, root, path)
-            if status == GIT_ENOTFOUND.rawValue { return nil }
-            try check(status, "find '\(path)' in \(commit.short)")
-            defer { git_tree_entry_free(entry) }
-            guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB, let id = git_tree_entry_id(entry) else { return nil }
-            return try blobBytes(id.pointee)
-        }
+        return try body(entry)
     }
 
     /// Writes the tree `tree` into `folder` (which must not exist) from git objects, never touching
