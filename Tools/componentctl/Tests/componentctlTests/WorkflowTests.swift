@@ -110,6 +110,18 @@ import TestSupport
         #expect(affected.output.contains("[3/3] app (integrated)  test"))
     }
 
+    @Test func aTerminalGetsALiveProgressLine() throws {
+        let scratch = try Scratch.sampleRepository()
+        let slow = scratch.root.appendingPathComponent("slow-swift").path
+        try Data("#!/bin/sh\nsleep 1.2\n".utf8).write(to: URL(fileURLWithPath: slow))
+        try scratch.run("/bin/chmod", ["755", slow])
+        // `script` runs the tool on a pseudo-terminal, as a developer's shell would.
+        let command = "\(try ToolProcess.binary().path) build models --root \(scratch.root.path)"
+        let output = try scratch.run("/usr/bin/script", ["-q", "-c", command, "/dev/null"], environment: ["COMPONENTCTL_SWIFT": slow])
+        #expect(output.contains("\r\u{1B}[2K[1/1] models  build  00:0"))
+        #expect(output.contains("\r\u{1B}[2K[1/1] models  ok  1."))
+    }
+
     @Test func standaloneBuildIsReal() throws {
         let scratch = try Scratch.sampleRepository()
         let result = try tool(scratch, ["test", "models"])
