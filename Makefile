@@ -9,7 +9,7 @@ setup:
 	@scripts/setup.sh
 
 tool: setup
-	swift build -c release --package-path $(TOOL_PACKAGE) --product componentctl
+	swift build -c release --static-swift-stdlib --package-path $(TOOL_PACKAGE) --product componentctl
 
 # Puts componentctl on the PATH (PREFIX=~/.local for a user install).
 install: tool

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-9}
-swift build -c release --product componentctl 2>&1 | tail -1
+swift build -c release --static-swift-stdlib --product componentctl 2>&1 | tail -1
 tool=$(pwd)/.build/release/componentctl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

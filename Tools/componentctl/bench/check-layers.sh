@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
 workspace=${WORKSPACE:-.build/bench-workspace}
-swift build -c release --product componentctl 2>&1 | tail -1
+swift build -c release --static-swift-stdlib --product componentctl 2>&1 | tail -1
 tool=.build/release/componentctl
 [ -d "$workspace" ] || "$tool" dev generate-workspace "$workspace" --components 500 --files 20000
 files=$(find "$workspace" -name '*.swift' -not -name Package.swift)

@@ -25,13 +25,20 @@ struct DevCommand: ParsableCommand {
         @Argument(help: "The tag.") var tag: String
         @Argument(help: "The folder's path in the repository.") var path: String
         @Argument(help: "Where to write it (must not exist).") var destination: String
+        @Flag(help: "Print the microseconds the materialization took (without process start-up) to standard error.") var timing = false
 
         func run() throws {
             let repository = try GitRepository(containing: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             guard let resolved = try repository.resolveTag(tag), let tree = try repository.tree(of: resolved.commit, path: path) else {
                 throw ToolError("No tag '\(tag)' with a folder '\(path)'.", exitCode: 3)
             }
+            let start = ContinuousClock.now
             try repository.materialize(tree: tree, into: URL(fileURLWithPath: destination))
+            let elapsed = ContinuousClock.now - start
+            if timing {
+                let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+                FileHandle.standardError.write(Data("\(microseconds)\n".utf8))
+            }
         }
     }
 
