@@ -10,9 +10,6 @@ struct Navigator {
     /// The screen on top, if any.
     var current: Screen? { stack.last }
 
-    /// How many screens are on the stack.
-    var depth: Int { stack.count }
-
     /// Pushes a newly opened screen.
     mutating func push(_ screen: Screen) {
         stack.append(screen)

@@ -56,8 +56,9 @@ struct GlobalOptions: ParsableArguments {
     func workspace() throws -> Workspace {
         let root = try WorkspaceLoader.locateRoot(explicit: root)
         if let lock = try? WorkspaceLock(root: root) {
-            try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
-            _ = lock
+            try withExtendedLifetime(lock) {
+                try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
+            }
         }
         return try WorkspaceLoader.load(root: root)
     }

@@ -28,13 +28,14 @@ public final class CartStore: CartService {
             throw CartError.badQuantity(quantity)
         }
         guard let product = try catalog().product(id: productID) else { throw CartError.unknownProduct(productID) }
-        let line = try records.update(String(productID)) { existing in
-            var line = existing ?? CartLine(productID: productID, name: product.name, unitPrice: product.price, quantity: 0)
+        var line = CartLine(productID: productID, name: product.name, unitPrice: product.price, quantity: 0)
+        try records.update(String(productID)) { existing in
+            line = existing ?? line
             line.quantity = min(line.quantity + quantity, CartStore.maxQuantity)
             return line
         }
         try announce()
-        return line ?? CartLine(productID: productID, name: product.name, unitPrice: product.price, quantity: quantity)
+        return line
     }
 
     @discardableResult

@@ -7,6 +7,7 @@ import ProductInterface
 import Router
 import ScreenKit
 import Storage
+import Synchronization
 import Testing
 
 private struct Catalog: ProductCatalog {
@@ -22,8 +23,6 @@ private struct Catalog: ProductCatalog {
 private final class CountWatcher: Sendable {
     let counts = Mutex<[Int]>([])
 }
-
-import Synchronization
 
 @Suite struct CartTests {
     private func boot(storage: Storage) throws -> Router {

@@ -1,5 +1,6 @@
-import Testing
 import Router
+import Synchronization
+import Testing
 
 private protocol Greeter: Sendable { func greet() -> String }
 private protocol Clock: Sendable { var now: Int { get } }
@@ -22,8 +23,6 @@ final class Recorder: Sendable {
     func add(_ value: String) { values.withLock { $0.append(value) } }
     var all: [String] { values.withLock { $0 } }
 }
-
-import Synchronization
 
 @Suite struct ServiceRegistryTests {
     @Test func resolvesByProtocolWithDependencies() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ScreenKit
 
@@ -29,5 +30,3 @@ import ScreenKit
         #expect(try JSONDecoder().decode(Screen.self, from: data) == screen)
     }
 }
-
-import Foundation

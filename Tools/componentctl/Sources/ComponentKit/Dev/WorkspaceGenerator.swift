@@ -39,11 +39,10 @@ public struct WorkspaceGenerator {
         var random = SplitMix64(seed: seed)
         let specs = plan(&random)
         var yaml = "workspace:\n  name: Synthetic\n  scheme: synth\nlayers: [business, core, foundation]\nrules:\n  allow:\n"
-        for (index, spec) in specs.enumerated() where spec.layer == "core" {
+        for spec in specs where spec.layer == "core" {
             for dependency in spec.dependencies where specs[dependency].layer == "core" {
                 yaml += "    - core/\(kebabCase(spec.name)) -> core/\(kebabCase(specs[dependency].name))\n"
             }
-            _ = index
         }
         yaml += "components:\n"
         for spec in specs {

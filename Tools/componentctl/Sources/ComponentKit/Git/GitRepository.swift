@@ -226,11 +226,6 @@ public final class GitRepository {
         } ?? nil
     }
 
-    /// The id of whatever is at `path` in `commit` (a tree or a file), or nil when nothing is.
-    public func entryID(of commit: GitOID, path: String) throws -> GitOID? {
-        try withEntry(path, in: commit) { entry in git_tree_entry_id(entry).map { GitOID($0.pointee) } } ?? nil
-    }
-
     /// The bytes of the file at `path` in `commit`, or nil when there is none.
     public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
         try withEntry(path, in: commit) { entry in

@@ -39,12 +39,4 @@ public enum RootManifest {
         return workspace.components.first { pin.hasPrefix(".pin-\($0.name)-") && $0.folderName == parts.last.map(String.init) }
     }
 
-    /// The components the block names.
-    public static func components(in text: String, workspace: Workspace) -> [Component] {
-        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return [] }
-        return text[start.upperBound..<stop.lowerBound].split(separator: "\n").compactMap { line in
-            guard let call = line.range(of: ".package(path: \""), let close = line.range(of: "\")", range: call.upperBound..<line.endIndex) else { return nil }
-            return component(at: String(line[call.upperBound..<close.lowerBound]), in: workspace)
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `componentctl list`: every component with its layer, kind, path, version, pin and modules.
 public enum ListService {
     /// One row of the listing; JSON has exactly these keys.
@@ -53,5 +55,3 @@ public enum TextTable {
         }.joined(separator: "\n") + "\n"
     }
 }
-
-import Foundation

@@ -94,12 +94,10 @@ public enum ScaffoldService {
                 throw ToolError("'\(package.folder)' exists already; choose another name or remove it.", exitCode: 2)
             }
         }
-        if folderNameOfRoot(workspace) == packages[0].name {
+        if workspace.root.lastPathComponent.lowercased() == packages[0].name {
             throw ToolError("'\(packages[0].name)' is the name of the workspace folder, the root package's identity; choose another.", exitCode: 2)
         }
     }
-
-    private static func folderNameOfRoot(_ workspace: Workspace) -> String { workspace.root.lastPathComponent.lowercased() }
 
     private static func relative(_ target: String, from folder: String) -> String {
         String(repeating: "../", count: folder.split(separator: "/").count) + target
