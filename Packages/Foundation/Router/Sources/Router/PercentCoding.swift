@@ -2,9 +2,13 @@
 public enum PercentCoding {
     /// Decodes `%XX` escapes; returns nil for a truncated or non-hex escape or bytes that are not UTF-8.
     public static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        let utf8 = text.utf8
+        decode(text.utf8, plusIsSpace: plusIsSpace)
+    }
+
+    /// Decodes `%XX` escapes in UTF-8 bytes; nil for a truncated or non-hex escape or a result that is not UTF-8.
+    static func decode<Bytes: Collection<UInt8>>(_ utf8: Bytes, plusIsSpace: Bool) -> String? {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+            return String(decoding: utf8, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)

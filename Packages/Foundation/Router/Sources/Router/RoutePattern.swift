@@ -2,7 +2,7 @@
 ///
 /// Segment syntax: a literal (`list`), a parameter (`:id`), a typed parameter (`<int:id>`,
 /// `<uuid:token>` or a custom type), or a trailing wildcard (`*` or `*rest`) that takes one or
-/// more remaining segments. The scheme and host are literal and case-insensitive.
+/// more remaining segments. The scheme and host are literal; their ASCII letters are case-insensitive.
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One segment of a pattern.
     public enum Segment: Sendable, Hashable {
@@ -27,38 +27,54 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
 
     /// Parses a pattern; throws ``RouterError/invalidPattern(_:reason:)``.
     public init(parsing text: String) throws {
-        guard let separator = text.range(of: "://") else {
-            throw RouterError.invalidPattern(text, reason: "it has no scheme; write it like 'shop://product/:id'")
+        self = try text.withUTF8Bytes { bytes throws(RouterError) in try RoutePattern(text, bytes: bytes) }
+    }
+
+    private init(_ text: String, bytes: UnsafeBufferPointer<UInt8>) throws(RouterError) {
+        func fail(_ reason: String) -> RouterError { .invalidPattern(text, reason: reason) }
+        var separator = 0
+        while separator + 2 < bytes.count
+            && !(bytes[separator] == UInt8(ascii: ":") && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")) {
+            separator += 1
         }
-        let scheme = String(text[..<separator.lowerBound])
-        guard RouteURL.isValidScheme(scheme) else {
-            throw RouterError.invalidPattern(text, reason: "'\(scheme)' is not a valid scheme")
+        guard separator + 2 < bytes.count else { throw fail("it has no scheme; write it like 'shop://product/:id'") }
+        let scheme = ByteRange(start: 0, end: separator)
+        guard URLLayout.isValidScheme(bytes, scheme) else { throw fail("'\(bytes.string(scheme))' is not a valid scheme") }
+        let rest = ByteRange(start: separator + 3, end: bytes.count)
+        guard !bytes[rest.start..<rest.end].contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
+            throw fail("a pattern has no query or fragment; query parameters reach every route")
         }
-        let rest = text[separator.upperBound...]
-        guard !rest.contains("?"), !rest.contains("#") else {
-            throw RouterError.invalidPattern(text, reason: "a pattern has no query or fragment; query parameters reach every route")
-        }
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let host = parts.first, !host.isEmpty else {
-            throw RouterError.invalidPattern(text, reason: "it has no host; the host is the route's first level")
-        }
-        guard !"*:<".contains(host.first ?? " ") else {
-            throw RouterError.invalidPattern(text, reason: "the host '\(host)' must be literal")
-        }
+        var host: ByteRange?
         var segments: [Segment] = []
-        var names = Set<String>()
-        for (offset, part) in parts.dropFirst().enumerated() {
-            let segment = try Self.parseSegment(part, in: text)
-            if case .wildcard = segment, offset != parts.count - 2 {
-                throw RouterError.invalidPattern(text, reason: "a wildcard '\(part)' must be the last segment")
+        var problem: RouterError?
+        URLLayout.forEachSegment(bytes, in: rest) { part in
+            guard host != nil else {
+                guard ![UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "<")].contains(bytes[part.start]) else {
+                    problem = fail("the host '\(bytes.string(part))' must be literal")
+                    return false
+                }
+                host = part
+                return true
             }
-            if let name = segment.captureName, !names.insert(name).inserted {
-                throw RouterError.invalidPattern(text, reason: "the parameter name '\(name)' is used twice")
+            do throws(RouterError) {
+                let segment = try Self.parseSegment(bytes, part, in: text)
+                if case .wildcard(let name) = segments.last {
+                    throw fail("a wildcard '\(name == "*" ? name : "*" + name)' must be the last segment")
+                }
+                if let name = segment.captureName, segments.contains(where: { $0.captureName == name }) {
+                    throw fail("the parameter name '\(name)' is used twice")
+                }
+                segments.append(segment)
+                return true
+            } catch {
+                problem = error
+                return false
             }
-            segments.append(segment)
         }
-        self.scheme = scheme.lowercased()
-        self.host = host.lowercased()
+        if let problem { throw problem }
+        guard let host else { throw fail("it has no host; the host is the route's first level") }
+        self.scheme = bytes.string(scheme).asciiLowercased
+        self.host = bytes.string(host).asciiLowercased
         self.segments = segments
         self.text = text
     }
@@ -120,41 +136,49 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         return text
     }
 
-    private static func parseSegment(_ part: String, in text: String) throws -> Segment {
-        if part.hasPrefix("*") {
-            let name = String(part.dropFirst())
-            guard name.isEmpty || isIdentifier(name) else {
-                throw RouterError.invalidPattern(text, reason: "the wildcard name '\(name)' is not an identifier")
+    private static func parseSegment(_ bytes: UnsafeBufferPointer<UInt8>, _ part: ByteRange, in text: String) throws(RouterError) -> Segment {
+        func fail(_ reason: String) -> RouterError { .invalidPattern(text, reason: reason) }
+        let first = bytes[part.start]
+        let afterFirst = ByteRange(start: part.start + 1, end: part.end)
+        switch first {
+        case UInt8(ascii: "*"):
+            guard afterFirst.isEmpty || isIdentifier(bytes, afterFirst) else {
+                throw fail("the wildcard name '\(bytes.string(afterFirst))' is not an identifier")
             }
-            return .wildcard(name.isEmpty ? "*" : name)
-        }
-        if part.hasPrefix(":") {
-            let name = String(part.dropFirst())
-            guard isIdentifier(name) else {
-                throw RouterError.invalidPattern(text, reason: "the parameter name '\(name)' is not an identifier")
+            return .wildcard(afterFirst.isEmpty ? "*" : bytes.string(afterFirst))
+        case UInt8(ascii: ":"):
+            guard isIdentifier(bytes, afterFirst) else {
+                throw fail("the parameter name '\(bytes.string(afterFirst))' is not an identifier")
             }
-            return .parameter(name)
-        }
-        if part.hasPrefix("<") {
-            let inner = part.dropFirst().dropLast()
-            let pieces = inner.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard part.hasSuffix(">"), pieces.count == 2, isIdentifier(pieces[0]), isIdentifier(pieces[1]) else {
-                throw RouterError.invalidPattern(text, reason: "'\(part)' is not a typed parameter; write it like '<int:id>'")
+            return .parameter(bytes.string(afterFirst))
+        case UInt8(ascii: "<"):
+            let inner = ByteRange(start: part.start + 1, end: part.end - 1)
+            let colon = bytes[part.start..<part.end].firstIndex(of: UInt8(ascii: ":")) ?? part.end
+            let type = ByteRange(start: inner.start, end: min(colon, inner.end))
+            let name = ByteRange(start: min(colon + 1, inner.end), end: inner.end)
+            guard part.end - part.start >= 2, bytes[part.end - 1] == UInt8(ascii: ">"), colon < inner.end,
+                  isIdentifier(bytes, type), isIdentifier(bytes, name) else {
+                throw fail("'\(bytes.string(part))' is not a typed parameter; write it like '<int:id>'")
             }
-            return .typed(name: pieces[1], type: pieces[0])
+            return .typed(name: bytes.string(name), type: bytes.string(type))
+        default:
+            let literal = UnsafeBufferPointer(rebasing: bytes[part.start..<part.end])
+            guard !literal.contains(where: { [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ":"), UInt8(ascii: "*")].contains($0) }) else {
+                throw fail("the literal '\(bytes.string(part))' contains one of '<', '>', ':', '*'")
+            }
+            guard let decoded = PercentCoding.decode(literal, plusIsSpace: false) else {
+                throw fail("the literal '\(bytes.string(part))' has an invalid percent-encoding")
+            }
+            return .literal(decoded)
         }
-        guard !part.contains(where: { "<>:*".contains($0) }) else {
-            throw RouterError.invalidPattern(text, reason: "the literal '\(part)' contains one of '<', '>', ':', '*'")
-        }
-        guard let decoded = PercentCoding.decode(Substring(part), plusIsSpace: false) else {
-            throw RouterError.invalidPattern(text, reason: "the literal '\(part)' has an invalid percent-encoding")
-        }
-        return .literal(decoded)
     }
 
-    private static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0 == "_" || ("0"..."9").contains($0) }
+    /// A letter or `_`, then letters, digits or `_`.
+    private static func isIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, _ range: ByteRange) -> Bool {
+        guard range.start < range.end else { return false }
+        let isStart = { (byte: UInt8) in URLLayout.isASCIILetter(byte) || byte == UInt8(ascii: "_") }
+        return isStart(bytes[range.start])
+            && bytes[range.start..<range.end].allSatisfy { isStart($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }
 

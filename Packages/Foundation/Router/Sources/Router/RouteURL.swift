@@ -1,7 +1,7 @@
 /// A parsed router URL: scheme, host, decoded path segments and query items.
 ///
 /// Parsing follows the router's conventions: the scheme and host are case-insensitive and
-/// lower-cased; the host is the first level, never a path segment; empty segments are dropped,
+/// ASCII-lower-cased; the host is the first level, never a path segment; empty segments are dropped,
 /// so a trailing or doubled slash does not matter; each segment is percent-decoded after
 /// splitting (so `%2F` stays inside its segment) and `+` in a path stays `+`; in the query,
 /// `+` means a space, as in HTML forms.
@@ -35,61 +35,75 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`, enforcing `limits`; throws ``RouterError/invalidURL(_:reason:)`` with the reason.
     public init(_ text: String, limits: RouterLimits = .default) throws {
-        guard text.utf8.count <= limits.maxURLLength else {
-            throw RouterError.invalidURL(String(text.prefix(80)) + "…", reason: "it is longer than \(limits.maxURLLength) bytes")
+        self = try text.withUTF8Bytes { bytes throws(RouterError) in try RouteURL(text, bytes: bytes, limits: limits) }
+    }
+
+    private init(_ text: String, bytes: UnsafeBufferPointer<UInt8>, limits: RouterLimits) throws(RouterError) {
+        let layout: URLLayout
+        do {
+            layout = try URLLayout(bytes, limits: limits)
+        } catch {
+            throw Self.error(for: error, in: text, bytes: bytes, limits: limits)
         }
-        guard !text.utf8.contains(0) else {
-            throw RouterError.invalidURL(text, reason: "it contains a NUL character")
+        func decode(_ range: ByteRange, plusIsSpace: Bool) -> String? {
+            PercentCoding.decode(UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), plusIsSpace: plusIsSpace)
         }
-        guard let separator = text.range(of: "://") else {
-            throw RouterError.invalidURL(text, reason: "it has no scheme; write it like 'shop://product/7'")
+        func raw(_ range: ByteRange) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), as: UTF8.self)
         }
-        let scheme = String(text[..<separator.lowerBound])
-        guard Self.isValidScheme(scheme) else {
-            throw RouterError.invalidURL(text, reason: "'\(scheme)' is not a valid scheme (a letter, then letters, digits, '+', '-' or '.')")
-        }
-        var rest = Substring(text[separator.upperBound...])
-        var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
-        }
-        var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        guard let host = PercentCoding.decode(rest[..<hostEnd], plusIsSpace: false) else {
+        guard let host = decode(layout.host, plusIsSpace: false) else {
             throw RouterError.invalidURL(text, reason: "its host has an invalid percent-encoding")
         }
         var segments: [String] = []
-        for raw in rest[hostEnd...].split(separator: "/", omittingEmptySubsequences: true) {
-            guard let segment = PercentCoding.decode(raw, plusIsSpace: false) else {
-                throw RouterError.invalidURL(text, reason: "path segment '\(raw)' has an invalid percent-encoding")
+        var problem: RouterError?
+        URLLayout.forEachSegment(bytes, in: layout.path) { range in
+            guard let segment = decode(range, plusIsSpace: false) else {
+                problem = .invalidURL(text, reason: "path segment '\(raw(range))' has an invalid percent-encoding")
+                return false
+            }
+            guard segments.count < limits.maxSegments else {
+                problem = .invalidURL(text, reason: "it has more than \(limits.maxSegments) path segments")
+                return false
             }
             segments.append(segment)
-            guard segments.count <= limits.maxSegments else {
-                throw RouterError.invalidURL(text, reason: "it has more than \(limits.maxSegments) path segments")
-            }
+            return true
         }
+        if let problem { throw problem }
         var items: [QueryItem] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let equals = pair.firstIndex(of: "=")
-            let rawName = pair[..<(equals ?? pair.endIndex)]
-            let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? ""
-            guard let name = PercentCoding.decode(rawName, plusIsSpace: true),
-                  let value = PercentCoding.decode(rawValue, plusIsSpace: true) else {
-                throw RouterError.invalidURL(text, reason: "query item '\(pair)' has an invalid percent-encoding")
+        if let query = layout.query {
+            URLLayout.forEachPiece(bytes, in: query, separator: UInt8(ascii: "&")) { pair in
+                var equals = pair.start
+                while equals < pair.end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let name = decode(ByteRange(start: pair.start, end: equals), plusIsSpace: true)
+                let value = decode(ByteRange(start: min(equals + 1, pair.end), end: pair.end), plusIsSpace: true)
+                guard let name, let value else {
+                    problem = .invalidURL(text, reason: "query item '\(raw(pair))' has an invalid percent-encoding")
+                    return false
+                }
+                items.append(QueryItem(name: name, value: value))
+                return true
             }
-            items.append(QueryItem(name: name, value: value))
         }
-        self.scheme = scheme.lowercased()
-        self.host = host.lowercased()
+        if let problem { throw problem }
+        self.scheme = raw(layout.scheme).asciiLowercased
+        self.host = host.asciiLowercased
         self.segments = segments
         self.queryItems = items
-        self.fragment = fragment
+        self.fragment = layout.fragment.map(raw)
         self.original = text
+    }
+
+    private static func error(for problem: URLLayout.Problem, in text: String, bytes: UnsafeBufferPointer<UInt8>, limits: RouterLimits) -> RouterError {
+        switch problem {
+        case .tooLong:
+            .invalidURL(String(text.prefix(80)) + "…", reason: "it is longer than \(limits.maxURLLength) bytes")
+        case .containsNUL:
+            .invalidURL(text, reason: "it contains a NUL character")
+        case .noScheme:
+            .invalidURL(text, reason: "it has no scheme; write it like 'shop://product/7'")
+        case .invalidScheme(let range):
+            .invalidURL(text, reason: "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), as: UTF8.self))' is not a valid scheme (a letter, then letters, digits, '+', '-' or '.')")
+        }
     }
 
     /// The first value of each query name (the first occurrence wins when a name repeats).
@@ -106,11 +120,6 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The original text.
     public var description: String { original }
-
-    static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
-    }
 }
 
 /// Caps that keep hostile or broken URLs cheap to reject.
@@ -128,8 +137,4 @@ public struct RouterLimits: Sendable, Hashable {
         self.maxURLLength = maxURLLength
         self.maxSegments = maxSegments
     }
-}
-
-extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
