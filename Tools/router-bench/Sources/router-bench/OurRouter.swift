@@ -9,5 +9,5 @@ struct OurRouter {
         for pattern in mix.patterns { try router.register(pattern.ours, owner: "bench") { _ in Optional<Int>.none } }
     }
 
-    func match(_ url: String) throws -> RouteRequest? { try router.match(url) }
+    func match(_ url: String) throws -> RouteMatch? { try router.lookup(url) }
 }

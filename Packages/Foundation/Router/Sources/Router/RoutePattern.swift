@@ -27,7 +27,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
 
     /// Parses a pattern; throws ``RouterError/invalidPattern(_:reason:)``.
     public init(parsing text: String) throws {
-        self = try text.withUTF8Bytes { bytes throws(RouterError) in try RoutePattern(text, bytes: bytes) }
+        self = try text.withUTF8Bytes { bytes in try RoutePattern(text, bytes: bytes) }
     }
 
     private init(_ text: String, bytes: UnsafeBufferPointer<UInt8>) throws(RouterError) {

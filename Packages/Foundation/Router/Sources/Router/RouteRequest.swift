@@ -43,6 +43,12 @@ public struct RouteRequest: Sendable {
         self.options = options
     }
 
+    init(url: RouteURL, match: RouteMatch, arguments: [String: any Sendable], origin: RouteOrigin) {
+        self.init(
+            url: url, pattern: match.pattern, owner: match.owner, pathParameters: match.pathParameters,
+            arguments: arguments, origin: origin, options: match.options)
+    }
+
     /// The query parameters (first value of each name).
     public var query: [String: String] { url.query }
 

@@ -1,131 +1,181 @@
-/// A trie over path segments, keyed first by scheme and host.
+/// A trie over a URL's levels: the scheme, the host, then each path segment.
 ///
 /// At each segment matching tries, in order: the literal child, the typed parameter children
 /// (by type precedence, then name), the plain parameter child, and last a trailing wildcard; a
 /// dead end backtracks to the next choice. The order is fixed by the shape of the routes, so
 /// the result never depends on the order they were registered in.
+///
+/// Nodes live in flat arrays and literal edges in one hash table, so a copy is a few buffer
+/// references and a lookup runs over the URL's bytes without building strings.
 struct RouteTrie: Sendable {
+    /// One node; -1 means "none" in every field.
     struct Node: Sendable {
-        var literals: [String: Node] = [:]
-        var typed: [TypedEdge] = []
-        /// Zero or one plain-parameter child (an array because a struct cannot hold an optional of itself).
-        var parameter: [Node] = []
-        var terminal: Int?
-        var wildcard: Int?
+        var terminal: Int32 = -1
+        var wildcard: Int32 = -1
+        var parameter: Int32 = -1
+        /// An index into `typedEdges`.
+        var typed: Int32 = -1
+        var literalCount: Int32 = 0
     }
 
     struct TypedEdge: Sendable {
         var type: ParameterType
-        var node: Node
+        var child: Int32
     }
 
-    /// A successful match: the route id and the captured values in pattern order.
-    struct Match: Sendable {
-        var id: Int
-        var captures: [String]
-    }
-
-    private var roots: [String: Node] = [:]
+    private var nodes = [Node()]
+    private var literals = LiteralEdges()
+    /// The typed edges of each node that has any, sorted by type.
+    private var typedEdges: [[TypedEdge]] = []
 
     /// Inserts `pattern` as route `id`; returns the id already there when the shape is taken.
     mutating func insert(_ pattern: RoutePattern, types: [String: ParameterType], id: Int) throws -> Int? {
-        let key = pattern.scheme + "://" + pattern.host
-        return try Self.insert(pattern.segments[...], into: &roots[key, default: Node()], types: types, id: id, pattern: pattern)
+        var node = literalChild(of: 0, pattern.scheme)
+        node = literalChild(of: node, pattern.host)
+        for segment in pattern.segments {
+            switch segment {
+            case .literal(let text):
+                node = literalChild(of: node, text)
+            case .parameter:
+                if nodes[Int(node)].parameter < 0 { nodes[Int(node)].parameter = newNode() }
+                node = nodes[Int(node)].parameter
+            case .typed(_, let typeName):
+                guard let type = types[typeName] else {
+                    let known = types.keys.sorted().joined(separator: ", ")
+                    throw RouterError.invalidPattern(pattern.text, reason: "unknown parameter type '\(typeName)'; known types: \(known)")
+                }
+                node = typedChild(of: node, type)
+            case .wildcard:
+                return Self.claim(&nodes[Int(node)].wildcard, id)
+            }
+        }
+        return Self.claim(&nodes[Int(node)].terminal, id)
     }
 
     /// Removes the route of `pattern`'s shape; returns its id if there was one.
     mutating func remove(_ pattern: RoutePattern) -> Int? {
-        let key = pattern.scheme + "://" + pattern.host
-        guard roots[key] != nil else { return nil }
-        return Self.remove(pattern.segments[...], from: &roots[key, default: Node()])
+        guard var node = existingLiteral(of: 0, pattern.scheme), let host = existingLiteral(of: node, pattern.host) else { return nil }
+        node = host
+        for segment in pattern.segments {
+            let next: Int32?
+            switch segment {
+            case .literal(let text):
+                next = existingLiteral(of: node, text)
+            case .parameter:
+                next = nodes[Int(node)].parameter
+            case .typed(_, let typeName):
+                let list = nodes[Int(node)].typed
+                next = list < 0 ? nil : typedEdges[Int(list)].first { $0.type.name == typeName }?.child
+            case .wildcard:
+                return Self.release(&nodes[Int(node)].wildcard)
+            }
+            guard let next, next >= 0 else { return nil }
+            node = next
+        }
+        return Self.release(&nodes[Int(node)].terminal)
     }
 
-    /// The best route for the URL, or nil.
-    func match(_ url: RouteURL) -> Match? {
-        guard let root = roots[url.scheme + "://" + url.host] else { return nil }
-        var captures: [String] = []
-        guard let id = Self.match(url.segments, at: 0, in: root, captures: &captures) else { return nil }
-        return Match(id: id, captures: captures)
+    /// The best route for `levels` (byte ranges of `bytes`: the lower-cased scheme and host, then the non-empty segments);
+    /// writes what it captures to `captures` and returns the route id and how many it captured.
+    func match(
+        _ bytes: UnsafeBufferPointer<UInt8>, levels: UnsafeBufferPointer<ByteRange>, captures: UnsafeMutableBufferPointer<ByteRange>
+    ) -> (id: Int, captureCount: Int)? {
+        nodes.withUnsafeBufferPointer { nodes in
+            typedEdges.withUnsafeBufferPointer { typedEdges in
+                literals.withView { literals in
+                    var matcher = Matcher(
+                        nodes: nodes, typedEdges: typedEdges, literals: literals, bytes: bytes, levels: levels, captures: captures)
+                    guard let id = matcher.match(0, level: 0) else { return nil }
+                    return (Int(id), matcher.captureCount)
+                }
+            }
+        }
     }
 
-    private static func insert(
-        _ segments: ArraySlice<RoutePattern.Segment>, into node: inout Node,
-        types: [String: ParameterType], id: Int, pattern: RoutePattern
-    ) throws -> Int? {
-        guard let segment = segments.first else {
-            if let existing = node.terminal { return existing }
-            node.terminal = id
+    /// One depth-first search with backtracking, over plain pointers so it counts no references.
+    private struct Matcher {
+        let nodes: UnsafeBufferPointer<Node>
+        let typedEdges: UnsafeBufferPointer<[TypedEdge]>
+        let literals: LiteralEdges.View
+        let bytes: UnsafeBufferPointer<UInt8>
+        let levels: UnsafeBufferPointer<ByteRange>
+        let captures: UnsafeMutableBufferPointer<ByteRange>
+        var captureCount = 0
+
+        mutating func match(_ node: Int32, level: Int) -> Int32? {
+            let current = nodes[Int(node)]
+            guard level < levels.count else { return current.terminal >= 0 ? current.terminal : nil }
+            let range = levels[level]
+            if current.literalCount > 0,
+               let child = literals.child(of: node, key: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])),
+               let id = match(child, level: level + 1) {
+                return id
+            }
+            if current.typed >= 0 {
+                let value = bytes.string(range)
+                for edge in typedEdges[Int(current.typed)] where edge.type.matches(value) {
+                    if let id = capture(range, then: edge.child, level: level) { return id }
+                }
+            }
+            if current.parameter >= 0, let id = capture(range, then: current.parameter, level: level) {
+                return id
+            }
+            if current.wildcard >= 0 {
+                captures[captureCount] = ByteRange(start: range.start, end: levels[levels.count - 1].end)
+                captureCount += 1
+                return current.wildcard
+            }
             return nil
         }
-        let rest = segments.dropFirst()
-        switch segment {
-        case .literal(let text):
-            return try insert(rest, into: &node.literals[text, default: Node()], types: types, id: id, pattern: pattern)
-        case .parameter:
-            if node.parameter.isEmpty { node.parameter.append(Node()) }
-            return try insert(rest, into: &node.parameter[0], types: types, id: id, pattern: pattern)
-        case .typed(_, let typeName):
-            guard let type = types[typeName] else {
-                let known = types.keys.sorted().joined(separator: ", ")
-                throw RouterError.invalidPattern(pattern.text, reason: "unknown parameter type '\(typeName)'; known types: \(known)")
-            }
-            let index: Int
-            if let found = node.typed.firstIndex(where: { $0.type == type }) {
-                index = found
-            } else {
-                index = node.typed.firstIndex(where: { type < $0.type }) ?? node.typed.endIndex
-                node.typed.insert(TypedEdge(type: type, node: Node()), at: index)
-            }
-            return try insert(rest, into: &node.typed[index].node, types: types, id: id, pattern: pattern)
-        case .wildcard:
-            if let existing = node.wildcard { return existing }
-            node.wildcard = id
+
+        private mutating func capture(_ range: ByteRange, then child: Int32, level: Int) -> Int32? {
+            captures[captureCount] = range
+            captureCount += 1
+            if let id = match(child, level: level + 1) { return id }
+            captureCount -= 1
             return nil
         }
     }
 
-    private static func remove(_ segments: ArraySlice<RoutePattern.Segment>, from node: inout Node) -> Int? {
-        guard let segment = segments.first else {
-            defer { node.terminal = nil }
-            return node.terminal
-        }
-        let rest = segments.dropFirst()
-        switch segment {
-        case .literal(let text):
-            guard node.literals[text] != nil else { return nil }
-            return remove(rest, from: &node.literals[text, default: Node()])
-        case .parameter:
-            guard !node.parameter.isEmpty else { return nil }
-            return remove(rest, from: &node.parameter[0])
-        case .typed(_, let typeName):
-            guard let index = node.typed.firstIndex(where: { $0.type.name == typeName }) else { return nil }
-            return remove(rest, from: &node.typed[index].node)
-        case .wildcard:
-            defer { node.wildcard = nil }
-            return node.wildcard
-        }
+    private mutating func newNode() -> Int32 {
+        nodes.append(Node())
+        return Int32(nodes.count - 1)
     }
 
-    private static func match(_ segments: [String], at index: Int, in node: Node, captures: inout [String]) -> Int? {
-        guard index < segments.count else { return node.terminal }
-        let segment = segments[index]
-        if let child = node.literals[segment], let id = match(segments, at: index + 1, in: child, captures: &captures) {
-            return id
+    private mutating func literalChild(of node: Int32, _ text: String) -> Int32 {
+        if let child = existingLiteral(of: node, text) { return child }
+        let child = newNode()
+        text.withUTF8Bytes { literals.insert(parent: node, key: $0, child: child) }
+        nodes[Int(node)].literalCount += 1
+        return child
+    }
+
+    private func existingLiteral(of node: Int32, _ text: String) -> Int32? {
+        guard nodes[Int(node)].literalCount > 0 else { return nil }
+        return text.withUTF8Bytes { literals.child(of: node, key: $0) }
+    }
+
+    private mutating func typedChild(of node: Int32, _ type: ParameterType) -> Int32 {
+        if nodes[Int(node)].typed < 0 {
+            typedEdges.append([])
+            nodes[Int(node)].typed = Int32(typedEdges.count - 1)
         }
-        for edge in node.typed where edge.type.matches(segment) {
-            captures.append(segment)
-            if let id = match(segments, at: index + 1, in: edge.node, captures: &captures) { return id }
-            captures.removeLast()
-        }
-        if let child = node.parameter.first {
-            captures.append(segment)
-            if let id = match(segments, at: index + 1, in: child, captures: &captures) { return id }
-            captures.removeLast()
-        }
-        if let id = node.wildcard {
-            captures.append(segments[index...].joined(separator: "/"))
-            return id
-        }
+        let list = Int(nodes[Int(node)].typed)
+        if let existing = typedEdges[list].first(where: { $0.type == type }) { return existing.child }
+        let child = newNode()
+        let index = typedEdges[list].firstIndex { type < $0.type } ?? typedEdges[list].endIndex
+        typedEdges[list].insert(TypedEdge(type: type, child: child), at: index)
+        return child
+    }
+
+    private static func claim(_ slot: inout Int32, _ id: Int) -> Int? {
+        if slot >= 0 { return Int(slot) }
+        slot = Int32(id)
         return nil
+    }
+
+    private static func release(_ slot: inout Int32) -> Int? {
+        defer { slot = -1 }
+        return slot >= 0 ? Int(slot) : nil
     }
 }

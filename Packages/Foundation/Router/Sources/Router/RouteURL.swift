@@ -35,7 +35,7 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`, enforcing `limits`; throws ``RouterError/invalidURL(_:reason:)`` with the reason.
     public init(_ text: String, limits: RouterLimits = .default) throws {
-        self = try text.withUTF8Bytes { bytes throws(RouterError) in try RouteURL(text, bytes: bytes, limits: limits) }
+        self = try text.withUTF8Bytes { bytes in try RouteURL(text, bytes: bytes, limits: limits) }
     }
 
     private init(_ text: String, bytes: UnsafeBufferPointer<UInt8>, limits: RouterLimits) throws(RouterError) {

@@ -2,8 +2,10 @@ import Synchronization
 
 /// The bus components talk through: URL routes, services and events.
 ///
-/// Safe to use from any task: registration and lookup share a lock-protected table whose
-/// readers copy it out (a reference count, no deep copy) and match without holding the lock.
+/// Safe to use from any task. Writers change the table under a lock; readers match against an
+/// immutable snapshot published through an atomic pointer, so a lookup takes no lock. A changed
+/// table is snapshotted again by the first lookup after the change (so registering many routes
+/// copies nothing), and a replaced snapshot is freed once no lookup can still be reading it.
 public final class Router: Sendable {
     /// The services components provide each other.
     public let services: ServiceRegistry
@@ -15,16 +17,13 @@ public final class Router: Sendable {
     /// How long an interceptor may take to decide.
     public let interceptorTimeout: Duration
 
-    private struct Entry: Sendable {
-        var pattern: RoutePattern
-        var owner: String
-        var options: RouteOptions
-        var handler: RouteHandler
-    }
-
     private struct Table: Sendable {
         var trie = RouteTrie()
-        var entries: [Entry?] = []
+        var entries: [RouteEntry?] = []
+        /// What `published` points to; nil when the routes changed since.
+        var snapshot: RouteSnapshot?
+        /// Replaced snapshots that a lookup may still be reading.
+        var retired: [RouteSnapshot] = []
         var types: [String: ParameterType] = Dictionary(uniqueKeysWithValues: ParameterType.builtIn.map { ($0.name, $0) })
         var fallback: RouteHandler?
         var webContainer: RouteHandler?
@@ -34,6 +33,10 @@ public final class Router: Sendable {
     }
 
     private let table = Mutex(Table())
+    /// The current snapshot, unretained: `Table.snapshot` owns it.
+    private let published = Atomic<Unmanaged<RouteSnapshot>?>(nil)
+    /// Lookups in progress; a retired snapshot is freed only when this is seen at zero.
+    private let activeLookups = Atomic<Int>(0)
 
     /// Creates an empty router with its own service registry and event bus.
     public init(limits: RouterLimits = .default, interceptorTimeout: Duration = .seconds(5)) {
@@ -53,14 +56,14 @@ public final class Router: Sendable {
 
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
-        let parsed = try RoutePattern(parsing: pattern)
-        try table.withLock { table in
+        let entry = RouteEntry(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
+        try changeRoutes { table in
             let id = table.entries.count
-            if let existing = try table.trie.insert(parsed, types: table.types, id: id), let other = table.entries[existing] {
+            if let existing = try table.trie.insert(entry.pattern, types: table.types, id: id), let other = table.entries[existing] {
                 throw RouterError.duplicateRoute(
                     pattern: pattern, owner: owner, existingPattern: other.pattern.text, existingOwner: other.owner)
             }
-            table.entries.append(Entry(pattern: parsed, owner: owner, options: options, handler: handler))
+            table.entries.append(entry)
         }
     }
 
@@ -78,7 +81,7 @@ public final class Router: Sendable {
     @discardableResult
     public func unregister(_ pattern: String) throws -> Bool {
         let parsed = try RoutePattern(parsing: pattern)
-        return table.withLock { table in
+        return changeRoutes { table in
             guard let id = table.trie.remove(parsed) else { return false }
             table.entries[id] = nil
             return true
@@ -125,16 +128,27 @@ public final class Router: Sendable {
         }.sorted { ($0.pattern, $0.owner) < ($1.pattern, $1.owner) }
     }
 
+    /// The route `url` opens and its captured parameters, without running any handler; nil when no route matches.
+    ///
+    /// The fast way to ask: it matches on the URL's bytes, decoding only URLs with escapes, and
+    /// takes no lock. Throws ``RouterError/invalidURL(_:reason:)`` for a malformed URL.
+    public func lookup(_ url: String) throws -> RouteMatch? {
+        switch withSnapshot({ $0.lookup(url, limits: limits) }) {
+        case .matched(let match): return match
+        case .noRoute: return nil
+        case .needsDecoding: return lookup(try RouteURL(url, limits: limits))
+        }
+    }
+
     /// The request `url` would be handled with, without running any handler; nil when no route matches.
     public func match(_ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) throws -> RouteRequest? {
         let parsed = try RouteURL(url, limits: limits)
-        return resolve(parsed, arguments: arguments, origin: origin)?.request
+        return lookup(parsed).map { RouteRequest(url: parsed, match: $0, arguments: arguments, origin: origin) }
     }
 
     /// Whether `url` is well-formed and a route (not the fallback) would open it.
     public func canOpen(_ url: String) -> Bool {
-        guard let parsed = try? RouteURL(url, limits: limits) else { return false }
-        return resolve(parsed, arguments: [:], origin: .inApp) != nil
+        ((try? lookup(url)) ?? nil) != nil
     }
 
     /// Opens `url`: the matched route's handler, else the web container for http(s), else the fallback.
@@ -153,7 +167,7 @@ public final class Router: Sendable {
         let (web, fallback, degrade, verifier, interceptors) = table.withLock {
             ($0.webContainer, $0.fallback, $0.degrade, $0.verifier, $0.interceptors)
         }
-        guard let (request, handler) = resolve(parsed, arguments: arguments, origin: origin) else {
+        guard let match = lookup(parsed) else {
             let request = RouteRequest(url: parsed, arguments: arguments, origin: origin)
             if parsed.isWeb, let web {
                 guard origin == .inApp else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
@@ -162,6 +176,7 @@ public final class Router: Sendable {
             guard let fallback else { throw RouterError.noRoute(url) }
             return try await fallback(request)
         }
+        let request = RouteRequest(url: parsed, match: match, arguments: arguments, origin: origin)
         if origin != .inApp {
             guard request.options.isPublic else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
             guard let verifier else { throw RouterError.badLinkSignature(url: url, reason: "the app verifies no external links") }
@@ -185,7 +200,7 @@ public final class Router: Sendable {
             case .timedOut: throw RouterError.interceptorTimedOut(url: url, interceptor: interceptor.name)
             }
         }
-        return try await handler(request)
+        return try await match.entry.handler(request)
     }
 
     /// Opens `url` and returns its value as a `V`; throws ``RouterError/unexpectedResult(url:expected:got:)`` otherwise.
@@ -216,14 +231,43 @@ public final class Router: Sendable {
         }
     }
 
-    private func resolve(_ url: RouteURL, arguments: [String: any Sendable], origin: RouteOrigin) -> (request: RouteRequest, handler: RouteHandler)? {
-        let (trie, entries) = table.withLock { ($0.trie, $0.entries) }
-        guard let match = trie.match(url), let entry = entries[match.id] else { return nil }
-        let names = entry.pattern.captureNames
-        let pathParameters = Dictionary(uniqueKeysWithValues: zip(names, match.captures))
-        let request = RouteRequest(
-            url: url, pattern: entry.pattern, owner: entry.owner,
-            pathParameters: pathParameters, arguments: arguments, origin: origin, options: entry.options)
-        return (request, entry.handler)
+    private func lookup(_ url: RouteURL) -> RouteMatch? {
+        withSnapshot { $0.lookup(url) }
+    }
+
+    /// Runs `body` on the current snapshot without a lock, publishing a new one first if the routes changed.
+    private func withSnapshot<R>(_ body: (RouteSnapshot) -> R) -> R {
+        activeLookups.add(1, ordering: .sequentiallyConsistent)
+        defer { activeLookups.subtract(1, ordering: .sequentiallyConsistent) }
+        if let snapshot = published.load(ordering: .sequentiallyConsistent) {
+            return snapshot._withUnsafeGuaranteedRef(body)
+        }
+        let snapshot = table.withLock { table in
+            if let current = table.snapshot { return current }
+            let fresh = RouteSnapshot(trie: table.trie, entries: table.entries)
+            table.snapshot = fresh
+            published.store(Unmanaged.passUnretained(fresh), ordering: .sequentiallyConsistent)
+            // Only this lookup is running, and it reads the fresh snapshot: no one can hold a retired one.
+            if activeLookups.load(ordering: .sequentiallyConsistent) == 1 { table.retired.removeAll() }
+            return fresh
+        }
+        return body(snapshot)
+    }
+
+    /// Changes the routes under the lock and withdraws the published snapshot.
+    ///
+    /// A lookup that starts after the withdrawal sees no snapshot or a newer one, so once the
+    /// count of running lookups is seen at zero no lookup holds a retired snapshot.
+    private func changeRoutes<R>(_ body: (inout Table) throws -> R) rethrows -> R {
+        try table.withLock { table in
+            let result = try body(&table)
+            if let current = table.snapshot {
+                published.store(nil, ordering: .sequentiallyConsistent)
+                table.retired.append(current)
+                table.snapshot = nil
+            }
+            if activeLookups.load(ordering: .sequentiallyConsistent) == 0 { table.retired.removeAll() }
+            return result
+        }
     }
 }

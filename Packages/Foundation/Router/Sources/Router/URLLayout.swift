@@ -4,6 +4,10 @@ struct ByteRange: Sendable, Hashable {
     var end: Int
 
     var isEmpty: Bool { start == end }
+
+    func contains(uppercaseIn bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes[start..<end].contains(where: URLLayout.isASCIIUppercase)
+    }
 }
 
 /// Where a URL's parts are, found in one pass over its UTF-8 bytes.
@@ -30,6 +34,15 @@ struct URLLayout {
     let fragment: ByteRange?
     /// Whether a `%` appears anywhere: only then must parts be decoded before matching.
     let hasPercent: Bool
+    /// Whether the scheme and host are already as ``RouteURL`` stores them, with no ASCII capitals.
+    let hasLowercaseSchemeAndHost: Bool
+
+    /// The bytes below 64 the scan stops at, as a bit set: NUL, `#`, `%`, `:` and `?`.
+    /// (A computed constant: a stored `static let` would be checked for initialization on every byte.)
+    @inline(__always)
+    private static var delimiters: UInt64 {
+        1 | 1 << UInt64(UInt8(ascii: "#")) | 1 << UInt64(UInt8(ascii: "%")) | 1 << UInt64(UInt8(ascii: ":")) | 1 << UInt64(UInt8(ascii: "?"))
+    }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: RouterLimits) throws(Problem) {
         guard bytes.count <= limits.maxURLLength else { throw .tooLong }
@@ -38,7 +51,10 @@ struct URLLayout {
         var hash: Int?
         var hasPercent = false
         for index in bytes.indices {
-            switch bytes[index] {
+            let byte = bytes[index]
+            // One test skips the bytes that mean nothing here: letters, digits, '/', most punctuation.
+            guard byte < 64, Self.delimiters & (1 << UInt64(byte)) != 0 else { continue }
+            switch byte {
             case 0: throw .containsNUL
             case UInt8(ascii: "%"): hasPercent = true
             case UInt8(ascii: "?") where questionMark == nil: questionMark = index
@@ -59,13 +75,18 @@ struct URLLayout {
         let queryMark = questionMark.flatMap { $0 < restEnd ? $0 : nil }
         let pathEnd = queryMark ?? restEnd
         var hostEnd = afterScheme
-        while hostEnd < pathEnd && bytes[hostEnd] != UInt8(ascii: "/") { hostEnd += 1 }
+        var isLowercase = !scheme.contains(uppercaseIn: bytes)
+        while hostEnd < pathEnd && bytes[hostEnd] != UInt8(ascii: "/") {
+            if Self.isASCIIUppercase(bytes[hostEnd]) { isLowercase = false }
+            hostEnd += 1
+        }
         self.scheme = scheme
         self.host = ByteRange(start: afterScheme, end: hostEnd)
         self.path = ByteRange(start: hostEnd, end: pathEnd)
         self.query = queryMark.map { ByteRange(start: $0 + 1, end: restEnd) }
         self.fragment = fragmentStart.map { ByteRange(start: $0, end: bytes.count) }
         self.hasPercent = hasPercent
+        self.hasLowercaseSchemeAndHost = isLowercase
     }
 
     /// Calls `body` with each non-empty `/`-separated segment of `range`, in order; stops when it returns false.
@@ -99,10 +120,14 @@ struct URLLayout {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
+    static func isASCIIUppercase(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "A") < 26
+    }
+
     /// ASCII letters lower-cased; every other byte as it is.
     @inline(__always)
     static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        isASCIIUppercase(byte) ? byte | 0x20 : byte
     }
 }
 
@@ -116,15 +141,13 @@ extension UnsafeBufferPointer<UInt8> {
 extension String {
     /// The string with ASCII letters lower-cased: scheme and host compare this way, byte for byte.
     var asciiLowercased: String {
-        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return self }
+        guard utf8.contains(where: URLLayout.isASCIIUppercase) else { return self }
         return String(decoding: utf8.map(URLLayout.asciiLowercased), as: UTF8.self)
     }
 
     /// Runs `body` over the string's UTF-8, copying it only when it is not stored contiguously.
-    func withUTF8Bytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        if let result = utf8.withContiguousStorageIfAvailable({ bytes in Result { () throws(E) -> R in try body(bytes) } }) {
-            return try result.get()
-        }
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = self
         copy.makeContiguousUTF8()
         return try copy.withUTF8Bytes(body)

@@ -1,0 +1,50 @@
+/// A route that matched a URL, with its captured parameters decoded only when asked for.
+///
+/// What ``Router/lookup(_:)`` returns: finding a static route this way allocates nothing.
+public struct RouteMatch: Sendable {
+    let entry: RouteEntry
+    /// The text the capture ranges point into: the URL itself, or its decoded levels joined by `/`.
+    let source: String
+    let captures: [ByteRange]
+
+    /// The pattern that matched.
+    public var pattern: RoutePattern { entry.pattern }
+    /// The component that registered the route.
+    public var owner: String { entry.owner }
+    /// What the route declared.
+    public var options: RouteOptions { entry.options }
+
+    /// The captured value of the parameter `name`, percent-decoded; nil when the pattern has no such capture.
+    public func parameter(_ name: String) -> String? {
+        guard let index = entry.captureNames.firstIndex(of: name) else { return nil }
+        return value(at: index)
+    }
+
+    /// Every captured value by name.
+    public var pathParameters: [String: String] {
+        var result: [String: String] = [:]
+        for (index, name) in entry.captureNames.enumerated() { result[name] = value(at: index) }
+        return result
+    }
+
+    private func value(at index: Int) -> String {
+        source.withUTF8Bytes { $0.string(captures[index]) }
+    }
+}
+
+/// One registered route, shared by every snapshot of the table that holds it.
+final class RouteEntry: Sendable {
+    let pattern: RoutePattern
+    let owner: String
+    let options: RouteOptions
+    let handler: RouteHandler
+    let captureNames: [String]
+
+    init(pattern: RoutePattern, owner: String, options: RouteOptions, handler: @escaping RouteHandler) {
+        self.pattern = pattern
+        self.owner = owner
+        self.options = options
+        self.handler = handler
+        self.captureNames = pattern.captureNames
+    }
+}
