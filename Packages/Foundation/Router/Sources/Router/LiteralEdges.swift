@@ -5,13 +5,29 @@
 /// child or ten thousand. A key's first and last 8 bytes live in its slot, so keys of up to 16
 /// bytes (nearly all) are compared without reading the shared arena that holds the longer ones.
 struct LiteralEdges: Sendable {
+    /// Where an edge leads: the child node, and the route that ends there (or -1), copied from the
+    /// child so that matching a URL's last segment reads no node.
+    struct Edge {
+        let child: Int32
+        let terminal: Int32
+    }
+
+    /// 32 bytes: two to a cache line.
     fileprivate struct Slot: Sendable {
         /// The parent node, or -1 for an empty slot.
         var parent: Int32 = -1
         var child: Int32 = 0
-        var key = KeyWords()
-        /// Where the whole key starts in `longKeys`, for keys longer than 16 bytes.
-        var longKeyStart: Int32 = 0
+        var terminal: Int32 = -1
+        var length: Int32 = 0
+        var head: UInt64 = 0
+        /// The key's last 8 bytes; for a key longer than 16 bytes, where it starts in `longKeys`.
+        var tail: UInt64 = 0
+
+        var isLong: Bool { length > KeyWords.inlineLength }
+
+        func holds(_ key: KeyWords) -> Bool {
+            length == key.length && head == key.head && (isLong || tail == key.tail)
+        }
     }
 
     private var slots = [Slot](repeating: Slot(), count: 16)
@@ -25,52 +41,57 @@ struct LiteralEdges: Sendable {
         }
     }
 
-    /// The child of `parent` along `key`, or nil.
-    func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>) -> Int32? {
-        withView { $0.child(of: parent, key: key) }
-    }
-
     /// The table as plain pointers, valid inside ``withView(_:)``.
     struct View {
         fileprivate let slots: UnsafeBufferPointer<Slot>
         fileprivate let longKeys: UnsafeBufferPointer<UInt8>
 
-        /// The child of `parent` along `key`, or nil.
-        func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>) -> Int32? {
-            let words = KeyWords(key)
+        /// The edge from `parent` along `key`, or nil.
+        func edge(from parent: Int32, key: UnsafeBufferPointer<UInt8>) -> Edge? {
+            index(of: parent, key, KeyWords(key)).map { Edge(child: slots[$0].child, terminal: slots[$0].terminal) }
+        }
+
+        /// Where the edge from `parent` along `key` is, or nil.
+        fileprivate func index(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int? {
             let mask = slots.count - 1
             var index = words.slot(parent: parent) & mask
             while true {
                 let slot = slots[index]
                 if slot.parent < 0 { return nil }
-                if slot.parent == parent, slot.key == words, key.count <= KeyWords.inlineLength || isLongKey(slot, key) {
-                    return slot.child
-                }
+                if slot.parent == parent, slot.holds(words), !slot.isLong || isLongKey(slot, key) { return index }
                 index = (index &+ 1) & mask
             }
         }
 
         private func isLongKey(_ slot: Slot, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-            let start = Int(slot.longKeyStart)
+            let start = Int(slot.tail)
             return longKeys[start ..< start + key.count].elementsEqual(key)
         }
     }
 
-    /// Adds the edge `parent` --`key`--> `child`; the key must not be there yet.
-    mutating func insert(parent: Int32, key: UnsafeBufferPointer<UInt8>, child: Int32) {
-        if (count + 1) * 2 > slots.count { grow() }
-        var slot = Slot(parent: parent, child: child, key: KeyWords(key))
-        if key.count > KeyWords.inlineLength {
-            slot.longKeyStart = Int32(longKeys.count)
+    /// The child of `parent` along `key`; when there is none yet, adds `newChild` and returns nil.
+    mutating func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>, orAdd newChild: Int32) -> Int32? {
+        let words = KeyWords(key)
+        if let index = withView({ $0.index(of: parent, key, words) }) { return slots[index].child }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        var slot = Slot(parent: parent, child: newChild, length: words.length, head: words.head, tail: words.tail)
+        if slot.isLong {
+            slot.tail = UInt64(longKeys.count)
             longKeys.append(contentsOf: key)
         }
-        place(slot)
+        place(slot, words)
         count += 1
+        return nil
     }
 
-    private mutating func place(_ slot: Slot) {
+    /// Copies the route that ends at the child of `parent` along `key` into its edge.
+    mutating func setTerminal(_ terminal: Int32, from parent: Int32, key: UnsafeBufferPointer<UInt8>) {
+        if let index = withView({ $0.index(of: parent, key, KeyWords(key)) }) { slots[index].terminal = terminal }
+    }
+
+    private mutating func place(_ slot: Slot, _ key: KeyWords) {
         let mask = slots.count - 1
-        var index = slot.key.slot(parent: slot.parent) & mask
+        var index = key.slot(parent: slot.parent) & mask
         while slots[index].parent >= 0 { index = (index &+ 1) & mask }
         slots[index] = slot
     }
@@ -78,43 +99,56 @@ struct LiteralEdges: Sendable {
     private mutating func grow() {
         let old = slots
         slots = [Slot](repeating: Slot(), count: old.count * 2)
-        for slot in old where slot.parent >= 0 { place(slot) }
+        for slot in old where slot.parent >= 0 {
+            let key = slot.isLong
+                ? longKeys.withUnsafeBufferPointer { KeyWords(UnsafeBufferPointer(rebasing: $0[Int(slot.tail)...].prefix(Int(slot.length)))) }
+                : KeyWords(length: slot.length, head: slot.head, tail: slot.tail)
+            place(slot, key)
+        }
     }
 }
 
 /// A key's length, its first and last 8 bytes (overlapping when shorter than 16), and a hash of all of it.
 ///
 /// For keys of up to 16 bytes the words are the whole key, so equal words mean equal keys.
-struct KeyWords: Sendable, Equatable {
-    static let inlineLength = 16
+struct KeyWords: Sendable {
+    static let inlineLength: Int32 = 16
 
-    private var length = 0
-    private var head: UInt64 = 0
-    private var tail: UInt64 = 0
-    private var hash: UInt64 = 0
-
-    init() {}
+    let length: Int32
+    let head: UInt64
+    let tail: UInt64
+    private let hash: UInt64
 
     init(_ key: UnsafeBufferPointer<UInt8>) {
-        length = key.count
-        guard let base = key.baseAddress, length > 0 else { return }
+        length = Int32(key.count)
+        guard let base = key.baseAddress, !key.isEmpty else {
+            (head, tail, hash) = (0, 0, 0)
+            return
+        }
         let raw = UnsafeRawPointer(base)
-        if length >= 8 {
+        if key.count >= 8 {
             head = raw.loadUnaligned(as: UInt64.self)
-            tail = raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-        } else if length >= 4 {
+            tail = raw.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)
+        } else if key.count >= 4 {
             head = UInt64(raw.loadUnaligned(as: UInt32.self))
-            tail = UInt64(raw.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self))
+            tail = UInt64(raw.loadUnaligned(fromByteOffset: key.count - 4, as: UInt32.self))
         } else {
-            head = UInt64(key[0]) | UInt64(key[length / 2]) << 8 | UInt64(key[length - 1]) << 16
+            head = UInt64(key[0]) | UInt64(key[key.count / 2]) << 8 | UInt64(key[key.count - 1]) << 16
+            tail = 0
         }
         var mixed = Self.mix(head ^ UInt64(length), tail)
         var offset = 8
-        while offset + 8 < length {  // the middle of a long key, 8 bytes at a time
+        while offset + 8 < key.count {  // the middle of a long key, 8 bytes at a time
             mixed = Self.mix(mixed, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
         hash = mixed
+    }
+
+    /// The words of a key of at most 16 bytes, as a slot holds them.
+    init(length: Int32, head: UInt64, tail: UInt64) {
+        (self.length, self.head, self.tail) = (length, head, tail)
+        hash = Self.mix(head ^ UInt64(length), tail)
     }
 
     /// Where the key starts probing under `parent`, before masking to the table size.

@@ -2,7 +2,10 @@
 ///
 /// What ``Router/lookup(_:)`` returns: finding a static route this way allocates nothing.
 public struct RouteMatch: Sendable {
-    let entry: RouteEntry
+    /// The table the route was found in; the entry is read only when asked for, so that a lookup
+    /// that only needs to know whether a route matched touches no route's memory.
+    let snapshot: RouteSnapshot
+    let id: Int
     /// The text the capture ranges point into: the URL itself, or its decoded levels joined by `/`.
     let source: String
     let captures: [ByteRange]
@@ -14,18 +17,24 @@ public struct RouteMatch: Sendable {
     /// What the route declared.
     public var options: RouteOptions { entry.options }
 
+    /// The names the pattern captures, in order.
+    public var parameterNames: [String] { captures.isEmpty ? [] : entry.captureNames }
+
     /// The captured value of the parameter `name`, percent-decoded; nil when the pattern has no such capture.
     public func parameter(_ name: String) -> String? {
-        guard let index = entry.captureNames.firstIndex(of: name) else { return nil }
+        guard !captures.isEmpty, let index = entry.captureNames.firstIndex(of: name) else { return nil }
         return value(at: index)
     }
 
     /// Every captured value by name.
     public var pathParameters: [String: String] {
         var result: [String: String] = [:]
+        guard !captures.isEmpty else { return result }
         for (index, name) in entry.captureNames.enumerated() { result[name] = value(at: index) }
         return result
     }
+
+    var entry: RouteEntry { snapshot.entries[id] }
 
     private func value(at index: Int) -> String {
         source.withUTF8Bytes { $0.string(captures[index]) }

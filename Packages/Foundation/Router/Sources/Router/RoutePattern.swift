@@ -46,10 +46,11 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         }
         var host: ByteRange?
         var segments: [Segment] = []
+        segments.reserveCapacity(bytes[rest.start..<rest.end].count { $0 == UInt8(ascii: "/") })
         var problem: RouterError?
         URLLayout.forEachSegment(bytes, in: rest) { part in
             guard host != nil else {
-                guard ![UInt8(ascii: "*"), UInt8(ascii: ":"), UInt8(ascii: "<")].contains(bytes[part.start]) else {
+                guard !Self.startsCapture(bytes[part.start]) else {
                     problem = fail("the host '\(bytes.string(part))' must be literal")
                     return false
                 }
@@ -73,8 +74,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         }
         if let problem { throw problem }
         guard let host else { throw fail("it has no host; the host is the route's first level") }
-        self.scheme = bytes.string(scheme).asciiLowercased
-        self.host = bytes.string(host).asciiLowercased
+        self.scheme = bytes.lowercasedString(scheme)
+        self.host = bytes.lowercasedString(host)
         self.segments = segments
         self.text = text
     }
@@ -163,7 +164,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             return .typed(name: bytes.string(name), type: bytes.string(type))
         default:
             let literal = UnsafeBufferPointer(rebasing: bytes[part.start..<part.end])
-            guard !literal.contains(where: { [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ":"), UInt8(ascii: "*")].contains($0) }) else {
+            guard !literal.contains(where: { startsCapture($0) || $0 == UInt8(ascii: ">") }) else {
                 throw fail("the literal '\(bytes.string(part))' contains one of '<', '>', ':', '*'")
             }
             guard let decoded = PercentCoding.decode(literal, plusIsSpace: false) else {
@@ -171,6 +172,11 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             }
             return .literal(decoded)
         }
+    }
+
+    /// `*`, `:` or `<`: the bytes that begin a wildcard or a parameter.
+    private static func startsCapture(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "*") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "<")
     }
 
     /// A letter or `_`, then letters, digits or `_`.

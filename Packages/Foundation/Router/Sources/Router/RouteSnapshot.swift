@@ -1,7 +1,8 @@
 /// The route table as readers see it: immutable once built, published by the router without a lock.
 final class RouteSnapshot: Sendable {
     let trie: RouteTrie
-    let entries: [RouteEntry?]
+    /// Every route registered, by id; the trie reaches only those not removed.
+    let entries: [RouteEntry]
 
     /// The outcome of matching a URL on its raw bytes.
     enum FastLookup {
@@ -12,7 +13,7 @@ final class RouteSnapshot: Sendable {
         case needsDecoding
     }
 
-    init(trie: RouteTrie, entries: [RouteEntry?]) {
+    init(trie: RouteTrie, entries: [RouteEntry]) {
         self.trie = trie
         self.entries = entries
     }
@@ -65,8 +66,8 @@ final class RouteSnapshot: Sendable {
 
     private func match(_ bytes: UnsafeBufferPointer<UInt8>, levels: UnsafeBufferPointer<ByteRange>, source: String) -> RouteMatch? {
         withUnsafeTemporaryAllocation(of: ByteRange.self, capacity: levels.count) { captures in
-            guard let (id, count) = trie.match(bytes, levels: levels, captures: captures), let entry = entries[id] else { return nil }
-            return RouteMatch(entry: entry, source: source, captures: count == 0 ? [] : Array(captures[..<count]))
+            guard let (id, count) = trie.match(bytes, levels: levels, captures: captures) else { return nil }
+            return RouteMatch(snapshot: self, id: id, source: source, captures: count == 0 ? [] : Array(captures[..<count]))
         }
     }
 }

@@ -15,7 +15,7 @@ struct RouteTrie: Sendable {
         var parameter: Int32 = -1
         /// An index into `typedEdges`.
         var typed: Int32 = -1
-        var literalCount: Int32 = 0
+        var hasLiterals = false
     }
 
     struct TypedEdge: Sendable {
@@ -31,10 +31,13 @@ struct RouteTrie: Sendable {
     /// Inserts `pattern` as route `id`; returns the id already there when the shape is taken.
     mutating func insert(_ pattern: RoutePattern, types: [String: ParameterType], id: Int) throws -> Int? {
         var node = literalChild(of: 0, pattern.scheme)
+        var edge: LiteralStep? = LiteralStep(parent: node, key: pattern.host)
         node = literalChild(of: node, pattern.host)
         for segment in pattern.segments {
+            edge = nil
             switch segment {
             case .literal(let text):
+                edge = LiteralStep(parent: node, key: text)
                 node = literalChild(of: node, text)
             case .parameter:
                 if nodes[Int(node)].parameter < 0 { nodes[Int(node)].parameter = newNode() }
@@ -46,20 +49,26 @@ struct RouteTrie: Sendable {
                 }
                 node = typedChild(of: node, type)
             case .wildcard:
-                return Self.claim(&nodes[Int(node)].wildcard, id)
+                if nodes[Int(node)].wildcard >= 0 { return Int(nodes[Int(node)].wildcard) }
+                nodes[Int(node)].wildcard = Int32(id)
+                return nil
             }
         }
-        return Self.claim(&nodes[Int(node)].terminal, id)
+        if nodes[Int(node)].terminal >= 0 { return Int(nodes[Int(node)].terminal) }
+        setTerminal(Int32(id), of: node, reachedBy: edge)
+        return nil
     }
 
     /// Removes the route of `pattern`'s shape; returns its id if there was one.
     mutating func remove(_ pattern: RoutePattern) -> Int? {
-        guard var node = existingLiteral(of: 0, pattern.scheme), let host = existingLiteral(of: node, pattern.host) else { return nil }
-        node = host
+        guard let scheme = existingLiteral(of: 0, pattern.scheme), var node = existingLiteral(of: scheme, pattern.host) else { return nil }
+        var edge: LiteralStep? = LiteralStep(parent: scheme, key: pattern.host)
         for segment in pattern.segments {
             let next: Int32?
+            edge = nil
             switch segment {
             case .literal(let text):
+                edge = LiteralStep(parent: node, key: text)
                 next = existingLiteral(of: node, text)
             case .parameter:
                 next = nodes[Int(node)].parameter
@@ -67,12 +76,28 @@ struct RouteTrie: Sendable {
                 let list = nodes[Int(node)].typed
                 next = list < 0 ? nil : typedEdges[Int(list)].first { $0.type.name == typeName }?.child
             case .wildcard:
-                return Self.release(&nodes[Int(node)].wildcard)
+                defer { nodes[Int(node)].wildcard = -1 }
+                return nodes[Int(node)].wildcard >= 0 ? Int(nodes[Int(node)].wildcard) : nil
             }
             guard let next, next >= 0 else { return nil }
             node = next
         }
-        return Self.release(&nodes[Int(node)].terminal)
+        let removed = nodes[Int(node)].terminal
+        setTerminal(-1, of: node, reachedBy: edge)
+        return removed >= 0 ? Int(removed) : nil
+    }
+
+    /// The literal edge a walk took last, whose slot keeps a copy of its child's terminal.
+    private struct LiteralStep {
+        let parent: Int32
+        let key: String
+    }
+
+    private mutating func setTerminal(_ id: Int32, of node: Int32, reachedBy edge: LiteralStep?) {
+        nodes[Int(node)].terminal = id
+        if let edge {
+            edge.key.withUTF8Bytes { literals.setTerminal(id, from: edge.parent, key: $0) }
+        }
     }
 
     /// The best route for `levels` (byte ranges of `bytes`: the lower-cased scheme and host, then the non-empty segments);
@@ -106,10 +131,12 @@ struct RouteTrie: Sendable {
             let current = nodes[Int(node)]
             guard level < levels.count else { return current.terminal >= 0 ? current.terminal : nil }
             let range = levels[level]
-            if current.literalCount > 0,
-               let child = literals.child(of: node, key: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])),
-               let id = match(child, level: level + 1) {
-                return id
+            if current.hasLiterals, let edge = literals.edge(from: node, key: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])) {
+                if level + 1 == levels.count {
+                    if edge.terminal >= 0 { return edge.terminal }
+                } else if let id = match(edge.child, level: level + 1) {
+                    return id
+                }
             }
             if current.typed >= 0 {
                 let value = bytes.string(range)
@@ -143,16 +170,16 @@ struct RouteTrie: Sendable {
     }
 
     private mutating func literalChild(of node: Int32, _ text: String) -> Int32 {
-        if let child = existingLiteral(of: node, text) { return child }
-        let child = newNode()
-        text.withUTF8Bytes { literals.insert(parent: node, key: $0, child: child) }
-        nodes[Int(node)].literalCount += 1
-        return child
+        let next = Int32(nodes.count)
+        if let existing = text.withUTF8Bytes({ literals.child(of: node, key: $0, orAdd: next) }) { return existing }
+        nodes.append(Node())
+        nodes[Int(node)].hasLiterals = true
+        return next
     }
 
     private func existingLiteral(of node: Int32, _ text: String) -> Int32? {
-        guard nodes[Int(node)].literalCount > 0 else { return nil }
-        return text.withUTF8Bytes { literals.child(of: node, key: $0) }
+        guard nodes[Int(node)].hasLiterals else { return nil }
+        return text.withUTF8Bytes { key in literals.withView { $0.edge(from: node, key: key)?.child } }
     }
 
     private mutating func typedChild(of node: Int32, _ type: ParameterType) -> Int32 {
@@ -168,14 +195,4 @@ struct RouteTrie: Sendable {
         return child
     }
 
-    private static func claim(_ slot: inout Int32, _ id: Int) -> Int? {
-        if slot >= 0 { return Int(slot) }
-        slot = Int32(id)
-        return nil
-    }
-
-    private static func release(_ slot: inout Int32) -> Int? {
-        defer { slot = -1 }
-        return slot >= 0 ? Int(slot) : nil
-    }
 }

@@ -85,8 +85,8 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if let problem { throw problem }
-        self.scheme = raw(layout.scheme).asciiLowercased
-        self.host = host.asciiLowercased
+        self.scheme = bytes.lowercasedString(layout.scheme)
+        self.host = host.utf8.contains(where: URLLayout.isASCIIUppercase) ? String(decoding: host.utf8.map(URLLayout.asciiLowercased), as: UTF8.self) : host
         self.segments = segments
         self.queryItems = items
         self.fragment = layout.fragment.map(raw)

@@ -19,7 +19,9 @@ public final class Router: Sendable {
 
     private struct Table: Sendable {
         var trie = RouteTrie()
-        var entries: [RouteEntry?] = []
+        /// Every route registered, by id, removed ones included (ids are never reused).
+        var entries: [RouteEntry] = []
+        var removed = Set<Int>()
         /// What `published` points to; nil when the routes changed since.
         var snapshot: RouteSnapshot?
         /// Replaced snapshots that a lookup may still be reading.
@@ -59,7 +61,8 @@ public final class Router: Sendable {
         let entry = RouteEntry(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
         try changeRoutes { table in
             let id = table.entries.count
-            if let existing = try table.trie.insert(entry.pattern, types: table.types, id: id), let other = table.entries[existing] {
+            if let existing = try table.trie.insert(entry.pattern, types: table.types, id: id) {
+                let other = table.entries[existing]
                 throw RouterError.duplicateRoute(
                     pattern: pattern, owner: owner, existingPattern: other.pattern.text, existingOwner: other.owner)
             }
@@ -83,7 +86,7 @@ public final class Router: Sendable {
         let parsed = try RoutePattern(parsing: pattern)
         return changeRoutes { table in
             guard let id = table.trie.remove(parsed) else { return false }
-            table.entries[id] = nil
+            table.removed.insert(id)
             return true
         }
     }
@@ -122,8 +125,9 @@ public final class Router: Sendable {
     /// The whole route table, sorted by pattern.
     public var routes: [RouteDescription] {
         table.withLock { table in
-            table.entries.compactMap { entry in
-                entry.map { RouteDescription(pattern: $0.pattern.text, owner: $0.owner, isPublic: $0.options.isPublic, labels: $0.options.labels.sorted()) }
+            table.entries.indices.filter { !table.removed.contains($0) }.map { id in
+                let entry = table.entries[id]
+                return RouteDescription(pattern: entry.pattern.text, owner: entry.owner, isPublic: entry.options.isPublic, labels: entry.options.labels.sorted())
             }
         }.sorted { ($0.pattern, $0.owner) < ($1.pattern, $1.owner) }
     }

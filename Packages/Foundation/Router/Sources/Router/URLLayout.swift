@@ -136,15 +136,15 @@ extension UnsafeBufferPointer<UInt8> {
     func string(_ range: ByteRange) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: self[range.start..<range.end]), as: UTF8.self)
     }
+
+    /// The bytes in `range` as a string with ASCII letters lower-cased: how schemes and hosts are stored.
+    func lowercasedString(_ range: ByteRange) -> String {
+        guard range.contains(uppercaseIn: self) else { return string(range) }
+        return String(decoding: self[range.start..<range.end].map(URLLayout.asciiLowercased), as: UTF8.self)
+    }
 }
 
 extension String {
-    /// The string with ASCII letters lower-cased: scheme and host compare this way, byte for byte.
-    var asciiLowercased: String {
-        guard utf8.contains(where: URLLayout.isASCIIUppercase) else { return self }
-        return String(decoding: utf8.map(URLLayout.asciiLowercased), as: UTF8.self)
-    }
-
     /// Runs `body` over the string's UTF-8, copying it only when it is not stored contiguously.
     func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }

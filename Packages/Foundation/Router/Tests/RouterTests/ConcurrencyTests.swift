@@ -22,6 +22,8 @@ import Router
                         let value = try await router.open("shop://stable/\((round + reader) % 100)", as: Int.self)
                         #expect(value == (round + reader) % 100)
                         _ = try router.match("shop://moving/\(round % 10)/7")
+                        let match = try router.lookup("shop://stable/\((round + reader) % 100)")
+                        #expect(match?.pattern.text == "shop://stable/\((round + reader) % 100)")
                         _ = router.routes.count
                     }
                 }

@@ -1,0 +1,53 @@
+import RoutingKit
+
+/// The route mix of issue 6: 70% static, 20% one parameter, 10% parameter then literal, spread
+/// over `components` first levels; lookups hit 95% of the time in a scrambled order and miss 5%.
+struct Mix {
+    var patterns: [(ours: String, theirs: [PathComponent])] = []
+    var hits: [String] = []
+    let components: Int
+
+    init(routes: Int, components: Int) {
+        self.components = components
+        for index in 0..<routes {
+            let host = "c\(index % components)"
+            switch index % 10 {
+            case 0..<7:
+                patterns.append(("shop://\(host)/page\(index)", [.constant(host), .constant("page\(index)")]))
+                hits.append("shop://\(host)/page\(index)")
+            case 7, 8:
+                patterns.append(("shop://\(host)/item\(index)/:id", [.constant(host), .constant("item\(index)"), .parameter("id")]))
+                hits.append("shop://\(host)/item\(index)/42")
+            default:
+                patterns.append(("shop://\(host)/:id/edit\(index)", [.constant(host), .parameter("id"), .constant("edit\(index)")]))
+                hits.append("shop://\(host)/7/edit\(index)")
+            }
+        }
+    }
+
+    /// `count` lookups: 95% hits in a scrambled order, 5% misses.
+    func lookups(_ count: Int) -> [String] {
+        (0..<count).map { index in
+            index % 20 == 19 ? "shop://c\(index % components)/missing\(index)" : hits[(index &* 7919) % hits.count]
+        }
+    }
+
+    /// The misses among `lookups(count)`.
+    func misses(_ count: Int) -> [String] {
+        lookups(count).enumerated().filter { $0.offset % 20 == 19 }.map(\.element)
+    }
+
+    /// Each route's parameter names, by route index.
+    var parameterNames: [[String]] {
+        patterns.map { pattern in
+            pattern.theirs.compactMap { component in
+                if case .parameter(let name) = component { name } else { nil }
+            }
+        }
+    }
+
+    /// The path RoutingKit routes: the URL without its scheme, split at `/`.
+    static func split(_ url: String) -> [String] {
+        url.dropFirst("shop://".count).split(separator: "/").map(String.init)
+    }
+}
