@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An event components publish to whoever listens, without knowing them.
 public protocol AppEvent: Sendable {}
 
@@ -11,7 +9,7 @@ public final class EventBus: Sendable {
         let deliver: @Sendable (AnyObject, any AppEvent) -> Void
     }
 
-    private let subscriptions = Mutex<[ObjectIdentifier: [Subscription]]>([:])
+    private let subscriptions = Locked<[ObjectIdentifier: [Subscription]]>([:])
 
     /// Creates a bus with no subscribers.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a route declares about itself beyond its pattern.
 public struct RouteOptions: Sendable, Hashable {
     /// Whether links from outside the app (deep links, push, web pages) may open it; internal by default.
@@ -64,7 +62,7 @@ public final class InterceptorDecision: Sendable {
         var ignoredDecisions = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

@@ -34,7 +34,7 @@ public final class Router: Sendable {
         var verifier: (any ExternalLinkVerifier)?
     }
 
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
     /// The current snapshot, unretained: `Table.snapshot` owns it.
     private let published = Atomic<Unmanaged<RouteSnapshot>?>(nil)
     /// Lookups in progress; a retired snapshot is freed only when this is seen at zero.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Protocol -> factory registry: a component provides a service under an interface protocol,
 /// others resolve it by that protocol without knowing the implementation.
 public final class ServiceRegistry: Sendable {
@@ -23,7 +21,7 @@ public final class ServiceRegistry: Sendable {
         var instances: [ObjectIdentifier: any Sendable] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty registry.
     public init() {}
