@@ -38,7 +38,7 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/pin.sh
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh
-	swift run -c release --package-path Tools/router-bench router-bench
+	Tools/router-bench/run.sh
 
 fault-test: setup
 	$(TOOL_PACKAGE)/tests/fault-injection.sh

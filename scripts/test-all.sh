@@ -2,7 +2,8 @@
 # Runs every test: componentctl's own package; `componentctl check-layers` and `sync --check` on the
 # workspace; the kill-at-random-points trials of pin/release/sync; every component's own package,
 # built and tested alone (root `swift test` never runs its dependencies' tests); and the integrated
-# App's tests.
+# App's tests; and the router's allocation counts (zero for a static hit). ROUTER_BENCH=1 also runs the
+# router's timed goals and fails on a missed one (off by default: timings depend on the machine's load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
@@ -27,6 +28,11 @@ step pins-in-sync "$tool" sync --check
 step fault-injection Tools/componentctl/tests/fault-injection.sh
 step components "$tool" test --standalone --all --verbose
 step app "$tool" test --integrated --verbose
+if [ "${ROUTER_BENCH:-}" = 1 ]; then
+  step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
+else
+  step router-allocations Tools/router-bench/run.sh --allocations
+fi
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then

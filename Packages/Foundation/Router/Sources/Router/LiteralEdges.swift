@@ -51,8 +51,8 @@ struct LiteralEdges: Sendable {
             index(of: parent, key, KeyWords(key)).map { Edge(child: slots[$0].child, terminal: slots[$0].terminal) }
         }
 
-        /// Where the edge from `parent` along `key` is, or nil.
-        fileprivate func index(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int? {
+        /// The slot of the edge from `parent` along `key`, or nil.
+        func index(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int? {
             let mask = slots.count - 1
             var index = words.slot(parent: parent) & mask
             while true {
@@ -69,31 +69,37 @@ struct LiteralEdges: Sendable {
         }
     }
 
-    /// The child of `parent` along `key`; when there is none yet, adds `newChild` and returns nil.
-    mutating func child(of parent: Int32, key: UnsafeBufferPointer<UInt8>, orAdd newChild: Int32) -> Int32? {
+    /// The slot of the edge from `parent` along `key`, added (leading to `newChild`) if there is none yet.
+    mutating func slot(from parent: Int32, key: UnsafeBufferPointer<UInt8>, orAdd newChild: Int32) -> Int {
         let words = KeyWords(key)
-        if let index = withView({ $0.index(of: parent, key, words) }) { return slots[index].child }
+        if let index = withView({ $0.index(of: parent, key, words) }) { return index }
         if (count + 1) * 4 > slots.count * 3 { grow() }
         var slot = Slot(parent: parent, child: newChild, length: words.length, head: words.head, tail: words.tail)
         if slot.isLong {
             slot.tail = UInt64(longKeys.count)
             longKeys.append(contentsOf: key)
         }
-        place(slot, words)
         count += 1
-        return nil
+        return place(slot, words)
     }
 
-    /// Copies the route that ends at the child of `parent` along `key` into its edge.
-    mutating func setTerminal(_ terminal: Int32, from parent: Int32, key: UnsafeBufferPointer<UInt8>) {
-        if let index = withView({ $0.index(of: parent, key, KeyWords(key)) }) { slots[index].terminal = terminal }
+    /// The child the edge in `slot` leads to.
+    func child(inSlot slot: Int) -> Int32 {
+        slots[slot].child
     }
 
-    private mutating func place(_ slot: Slot, _ key: KeyWords) {
+    /// Copies the route that ends at the child of the edge in `slot` into the edge.
+    mutating func setTerminal(_ terminal: Int32, inSlot slot: Int) {
+        slots[slot].terminal = terminal
+    }
+
+    @discardableResult
+    private mutating func place(_ slot: Slot, _ key: KeyWords) -> Int {
         let mask = slots.count - 1
         var index = key.slot(parent: slot.parent) & mask
         while slots[index].parent >= 0 { index = (index &+ 1) & mask }
         slots[index] = slot
+        return index
     }
 
     private mutating func grow() {

@@ -30,15 +30,14 @@ struct RouteTrie: Sendable {
 
     /// Inserts `pattern` as route `id`; returns the id already there when the shape is taken.
     mutating func insert(_ pattern: RoutePattern, types: [String: ParameterType], id: Int) throws -> Int? {
-        var node = literalChild(of: 0, pattern.scheme)
-        var edge: LiteralStep? = LiteralStep(parent: node, key: pattern.host)
-        node = literalChild(of: node, pattern.host)
+        let host = literalEdge(from: literalEdge(from: 0, pattern.scheme).child, pattern.host)
+        var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
         for segment in pattern.segments {
-            edge = nil
+            lastEdge = nil
             switch segment {
             case .literal(let text):
-                edge = LiteralStep(parent: node, key: text)
-                node = literalChild(of: node, text)
+                let edge = literalEdge(from: node, text)
+                (node, lastEdge) = (edge.child, edge.slot)
             case .parameter:
                 if nodes[Int(node)].parameter < 0 { nodes[Int(node)].parameter = newNode() }
                 node = nodes[Int(node)].parameter
@@ -55,21 +54,23 @@ struct RouteTrie: Sendable {
             }
         }
         if nodes[Int(node)].terminal >= 0 { return Int(nodes[Int(node)].terminal) }
-        setTerminal(Int32(id), of: node, reachedBy: edge)
+        setTerminal(Int32(id), of: node, reachedThrough: lastEdge)
         return nil
     }
 
     /// Removes the route of `pattern`'s shape; returns its id if there was one.
     mutating func remove(_ pattern: RoutePattern) -> Int? {
-        guard let scheme = existingLiteral(of: 0, pattern.scheme), var node = existingLiteral(of: scheme, pattern.host) else { return nil }
-        var edge: LiteralStep? = LiteralStep(parent: scheme, key: pattern.host)
+        guard let scheme = existingLiteralEdge(from: 0, pattern.scheme), let host = existingLiteralEdge(from: scheme.child, pattern.host) else {
+            return nil
+        }
+        var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
         for segment in pattern.segments {
             let next: Int32?
-            edge = nil
+            lastEdge = nil
             switch segment {
             case .literal(let text):
-                edge = LiteralStep(parent: node, key: text)
-                next = existingLiteral(of: node, text)
+                let edge = existingLiteralEdge(from: node, text)
+                (next, lastEdge) = (edge?.child, edge?.slot)
             case .parameter:
                 next = nodes[Int(node)].parameter
             case .typed(_, let typeName):
@@ -83,21 +84,14 @@ struct RouteTrie: Sendable {
             node = next
         }
         let removed = nodes[Int(node)].terminal
-        setTerminal(-1, of: node, reachedBy: edge)
+        setTerminal(-1, of: node, reachedThrough: lastEdge)
         return removed >= 0 ? Int(removed) : nil
     }
 
-    /// The literal edge a walk took last, whose slot keeps a copy of its child's terminal.
-    private struct LiteralStep {
-        let parent: Int32
-        let key: String
-    }
-
-    private mutating func setTerminal(_ id: Int32, of node: Int32, reachedBy edge: LiteralStep?) {
+    /// Sets the route ending at `node`, and its copy in the slot of the literal edge that leads there.
+    private mutating func setTerminal(_ id: Int32, of node: Int32, reachedThrough edgeSlot: Int?) {
         nodes[Int(node)].terminal = id
-        if let edge {
-            edge.key.withUTF8Bytes { literals.setTerminal(id, from: edge.parent, key: $0) }
-        }
+        if let edgeSlot { literals.setTerminal(id, inSlot: edgeSlot) }
     }
 
     /// The best route for `levels` (byte ranges of `bytes`: the lower-cased scheme and host, then the non-empty segments);
@@ -169,17 +163,22 @@ struct RouteTrie: Sendable {
         return Int32(nodes.count - 1)
     }
 
-    private mutating func literalChild(of node: Int32, _ text: String) -> Int32 {
+    /// The literal edge from `node` along `text` (its child and slot), added if there is none yet.
+    private mutating func literalEdge(from node: Int32, _ text: String) -> (child: Int32, slot: Int) {
         let next = Int32(nodes.count)
-        if let existing = text.withUTF8Bytes({ literals.child(of: node, key: $0, orAdd: next) }) { return existing }
-        nodes.append(Node())
-        nodes[Int(node)].hasLiterals = true
-        return next
+        let slot = text.withUTF8Bytes { literals.slot(from: node, key: $0, orAdd: next) }
+        let child = literals.child(inSlot: slot)
+        if child == next {
+            nodes.append(Node())
+            nodes[Int(node)].hasLiterals = true
+        }
+        return (child, slot)
     }
 
-    private func existingLiteral(of node: Int32, _ text: String) -> Int32? {
-        guard nodes[Int(node)].hasLiterals else { return nil }
-        return text.withUTF8Bytes { key in literals.withView { $0.edge(from: node, key: key)?.child } }
+    private func existingLiteralEdge(from node: Int32, _ text: String) -> (child: Int32, slot: Int)? {
+        guard nodes[Int(node)].hasLiterals,
+              let slot = text.withUTF8Bytes({ key in literals.withView { $0.index(of: node, key, KeyWords(key)) } }) else { return nil }
+        return (literals.child(inSlot: slot), slot)
     }
 
     private mutating func typedChild(of node: Int32, _ type: ParameterType) -> Int32 {
