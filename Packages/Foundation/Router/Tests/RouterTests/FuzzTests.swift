@@ -47,11 +47,15 @@ import Router
         var parsed = 0, refused = 0
         for _ in 0..<count {
             let text = Self.url(&generator)
+            // The byte-level lookup must refuse exactly what parsing refuses, and agree with `match`.
+            let lookup = Result { try router.lookup(text)?.pattern.text }
             do {
                 _ = try RouteURL(text)
-                _ = try router.match(text)
+                let matched = try router.match(text)?.pattern?.text
+                #expect(try lookup.get() == matched, "\(text.debugDescription)")
                 parsed += 1
             } catch is RouterError {
+                #expect(throws: RouterError.self, "\(text.debugDescription)") { try lookup.get() }
                 refused += 1
             }
         }
