@@ -48,9 +48,6 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
         func decode(_ range: ByteRange, plusIsSpace: Bool) -> String? {
             PercentCoding.decode(UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), plusIsSpace: plusIsSpace)
         }
-        func raw(_ range: ByteRange) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), as: UTF8.self)
-        }
         guard let host = decode(layout.host, plusIsSpace: false) else {
             throw RouterError.invalidURL(text, reason: "its host has an invalid percent-encoding")
         }
@@ -58,7 +55,7 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
         var problem: RouterError?
         URLLayout.forEachSegment(bytes, in: layout.path) { range in
             guard let segment = decode(range, plusIsSpace: false) else {
-                problem = .invalidURL(text, reason: "path segment '\(raw(range))' has an invalid percent-encoding")
+                problem = .invalidURL(text, reason: "path segment '\(bytes.string(range))' has an invalid percent-encoding")
                 return false
             }
             guard segments.count < limits.maxSegments else {
@@ -77,7 +74,7 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
                 let name = decode(ByteRange(start: pair.start, end: equals), plusIsSpace: true)
                 let value = decode(ByteRange(start: min(equals + 1, pair.end), end: pair.end), plusIsSpace: true)
                 guard let name, let value else {
-                    problem = .invalidURL(text, reason: "query item '\(raw(pair))' has an invalid percent-encoding")
+                    problem = .invalidURL(text, reason: "query item '\(bytes.string(pair))' has an invalid percent-encoding")
                     return false
                 }
                 items.append(QueryItem(name: name, value: value))
@@ -86,10 +83,10 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
         }
         if let problem { throw problem }
         self.scheme = bytes.lowercasedString(layout.scheme)
-        self.host = host.utf8.contains(where: URLLayout.isASCIIUppercase) ? String(decoding: host.utf8.map(URLLayout.asciiLowercased), as: UTF8.self) : host
+        self.host = host.withUTF8Bytes { $0.lowercasedString(ByteRange(start: 0, end: $0.count)) }
         self.segments = segments
         self.queryItems = items
-        self.fragment = layout.fragment.map(raw)
+        self.fragment = layout.fragment.map(bytes.string)
         self.original = text
     }
 
@@ -102,7 +99,7 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
         case .noScheme:
             .invalidURL(text, reason: "it has no scheme; write it like 'shop://product/7'")
         case .invalidScheme(let range):
-            .invalidURL(text, reason: "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[range.start..<range.end]), as: UTF8.self))' is not a valid scheme (a letter, then letters, digits, '+', '-' or '.')")
+            .invalidURL(text, reason: "'\(bytes.string(range))' is not a valid scheme (a letter, then letters, digits, '+', '-' or '.')")
         }
     }
 
