@@ -25,10 +25,13 @@ struct Mix {
         }
     }
 
-    /// `count` lookups: 95% hits in a scrambled order, 5% misses.
+    /// `count` lookups: 95% hits in a scrambled order, 5% misses. Each is a string of its own, as
+    /// each request's URL is: hits of one route never share storage (which would keep the 100-route
+    /// table's 100 URLs in the cache while the 10,000-route one's miss it).
     func lookups(_ count: Int) -> [String] {
         (0..<count).map { index in
-            index % 20 == 19 ? "shop://c\(index % components)/missing\(index)" : hits[(index &* 7919) % hits.count]
+            let url = index % 20 == 19 ? "shop://c\(index % components)/missing\(index)" : hits[(index &* 7919) % hits.count]
+            return String(decoding: Array(url.utf8), as: UTF8.self)
         }
     }
 

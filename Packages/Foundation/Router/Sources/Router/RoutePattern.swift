@@ -41,12 +41,16 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         let scheme = ByteRange(start: 0, end: separator)
         guard URLLayout.isValidScheme(bytes, scheme) else { throw fail("'\(bytes.string(scheme))' is not a valid scheme") }
         let rest = ByteRange(start: separator + 3, end: bytes.count)
-        guard !bytes[rest.start..<rest.end].contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
-            throw fail("a pattern has no query or fragment; query parameters reach every route")
+        var slashes = 0
+        for byte in bytes[rest.start..<rest.end] {
+            if byte == UInt8(ascii: "/") { slashes += 1 }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                throw fail("a pattern has no query or fragment; query parameters reach every route")
+            }
         }
         var host: ByteRange?
         var segments: [Segment] = []
-        segments.reserveCapacity(bytes[rest.start..<rest.end].count { $0 == UInt8(ascii: "/") })
+        segments.reserveCapacity(slashes)
         var problem: RouterError?
         URLLayout.forEachSegment(bytes, in: rest) { part in
             guard host != nil else {
@@ -164,9 +168,14 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             return .typed(name: bytes.string(name), type: bytes.string(type))
         default:
             let literal = UnsafeBufferPointer(rebasing: bytes[part.start..<part.end])
-            guard !literal.contains(where: { startsCapture($0) || $0 == UInt8(ascii: ">") }) else {
-                throw fail("the literal '\(bytes.string(part))' contains one of '<', '>', ':', '*'")
+            var escaped = false
+            for byte in literal {
+                if startsCapture(byte) || byte == UInt8(ascii: ">") {
+                    throw fail("the literal '\(bytes.string(part))' contains one of '<', '>', ':', '*'")
+                }
+                escaped = escaped || byte == UInt8(ascii: "%")
             }
+            guard escaped else { return .literal(bytes.string(part)) }
             guard let decoded = PercentCoding.decode(literal, plusIsSpace: false) else {
                 throw fail("the literal '\(bytes.string(part))' has an invalid percent-encoding")
             }
