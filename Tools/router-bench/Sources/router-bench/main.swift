@@ -73,9 +73,10 @@ let goals: [(String, Double, Double, String)] = [
 print("")
 var missed: [String] = []
 for (label, value, goal, unit) in goals {
-    let verdict = goal.isInfinite ? "" : (value <= goal ? "  goal: at most \(format(goal, decimals: goal < 10 ? 1 : 0))\(unit)  met" : "  goal: at most \(format(goal, decimals: goal < 10 ? 1 : 0))\(unit)  MISSED")
+    let met = value <= goal
+    let verdict = goal.isInfinite ? "" : "  goal: at most \(format(goal, decimals: goal < 10 ? 1 : 0))\(unit)  \(met ? "met" : "MISSED")"
     print("\(label.padding(toLength: 42, withPad: " ", startingAt: 0)) \(format(value, width: 8, decimals: 2))\(unit)\(verdict)")
-    if !goal.isInfinite && !(value <= goal) { missed.append(label) }
+    if !goal.isInfinite && !met { missed.append(label) }
 }
 if ProcessInfo.processInfo.environment["ROUTER_BENCH_ENFORCE"] == "1" && !missed.isEmpty {
     print("\nmissed: \(missed.joined(separator: ", "))")

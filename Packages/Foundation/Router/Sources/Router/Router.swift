@@ -152,7 +152,7 @@ public final class Router: Sendable {
 
     /// Whether `url` is well-formed and a route (not the fallback) would open it.
     public func canOpen(_ url: String) -> Bool {
-        ((try? lookup(url)) ?? nil) != nil
+        (try? lookup(url)) != nil
     }
 
     /// Opens `url`: the matched route's handler, else the web container for http(s), else the fallback.

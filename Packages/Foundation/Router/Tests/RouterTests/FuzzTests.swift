@@ -5,26 +5,13 @@ import Router
 /// A seeded generator of malformed and hostile URLs: every one must be parsed or refused with a
 /// RouterError, never crash. `ROUTER_FUZZ_COUNT` sets how many (`make fuzz` runs a million in release).
 @Suite struct FuzzTests {
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     private static let pieces = [
         "shop://", "SHOP://", "https://", "x://", "://", "shop:", "//", "/", "?", "#", "&", "=", "%", "%2", "%2F", "%zz", "%FF", "%C3",
         "%00", "\u{0}", "+", " ", "..", ".", ":id", "<int:id>", "*", "product", "cart", "ü", "😀", "\u{FFFD}", "\n", "\\", "`", "@",
         "user:pass@", "[::1]", "a=b", "q=%E2%82", String(repeating: "a", count: 300), String(repeating: "/x", count: 50),
     ]
 
-    private static func url(_ generator: inout Generator) -> String {
+    private static func url(_ generator: inout SeededGenerator) -> String {
         switch generator.below(10) {
         case 0: return String(repeating: "/seg", count: generator.below(5_000))  // deep paths
         case 1: return "shop://p/" + String(repeating: "%41", count: generator.below(3_000))  // huge inputs
@@ -43,7 +30,7 @@ import Router
         try router.register("shop://p/:name/*rest", owner: "t") { _ in 2 }
         try router.register("shop://search/:q", owner: "t") { _ in 3 }
         router.setFallback { _ in 0 }
-        var generator = Generator(state: 0xC0FFEE)
+        var generator = SeededGenerator(state: 0xC0FFEE)
         var parsed = 0, refused = 0
         for _ in 0..<count {
             let text = Self.url(&generator)

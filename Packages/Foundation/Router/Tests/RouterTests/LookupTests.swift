@@ -5,19 +5,6 @@ import Router
 /// to an independent oracle: every registered pattern tried against the parsed URL, the best one
 /// chosen by comparing segment kinds position by position.
 @Suite struct LookupTests {
-    /// A seeded generator, so a failure names a case that can be replayed.
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-    }
-
     private static let patternSegments = ["p", "q", "P", "a b", "7", ":x", ":y", "<int:n>", "<uuid:u>", "*rest", "*"]
     private static let urlSegments = [
         "p", "q", "P", "7", "-3", "a%20b", "a+b", "x%2Fy", "%70", "", "9999999999999999999999",
@@ -68,18 +55,18 @@ import Router
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func agreesWithTheOracle(seed: UInt64) throws {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(state: seed)
         let router = Router()
         var registered: [RoutePattern] = []
         for _ in 0..<60 {
-            let count = Int(generator.next() % 4)
+            let count = generator.below(4)
             let segments = (0..<count).map { _ in generator.pick(Self.patternSegments) }
             let text = "shop://" + generator.pick(["a", "b", "B"]) + segments.map { "/" + $0.replacingOccurrences(of: " ", with: "%20") }.joined()
             guard let pattern = try? RoutePattern(parsing: text) else { continue }
             if (try? router.register(text, owner: "t") { _ in nil }) != nil { registered.append(pattern) }
         }
         for _ in 0..<3_000 {
-            let count = Int(generator.next() % 5)
+            let count = generator.below(5)
             var url = generator.pick(["shop", "SHOP", "x"]) + "://" + generator.pick(["a", "A", "b", "%61", ""])
             for _ in 0..<count { url += generator.pick(["/", "/", "//"]) + generator.pick(Self.urlSegments) }
             url += generator.pick(["", "", "/", "?id=1&x=%41", "#frag", "?bad=%"])
