@@ -53,11 +53,17 @@ struct LiteralEdges: Sendable {
 
         /// The slot of the edge from `parent` along `key`, or nil.
         func index(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int? {
+            let index = indexOrVacancy(of: parent, key, words)
+            return slots[index].parent < 0 ? nil : index
+        }
+
+        /// The slot of the edge from `parent` along `key`, or the empty slot where it would go.
+        func indexOrVacancy(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int {
             let mask = slots.count - 1
             var index = words.slot(parent: parent) & mask
             while true {
                 let slot = slots[index]
-                if slot.parent < 0 { return nil }
+                if slot.parent < 0 { return index }
                 if slot.parent == parent, slot.holds(words), !slot.isLong || isLongKey(slot, key) { return index }
                 index = (index &+ 1) & mask
             }
@@ -71,16 +77,26 @@ struct LiteralEdges: Sendable {
 
     /// The slot of the edge from `parent` along `key`, added (leading to `newChild`) if there is none yet.
     mutating func slot(from parent: Int32, key: UnsafeBufferPointer<UInt8>, orAdd newChild: Int32) -> Int {
+        // Growing first (possibly for a key already present) lets one probe find the key or its place.
+        if (count + 1) * 4 > slots.count * 3 { grow(to: slots.count * 2) }
         let words = KeyWords(key)
-        if let index = withView({ $0.index(of: parent, key, words) }) { return index }
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let index = withView { $0.indexOrVacancy(of: parent, key, words) }
+        guard slots[index].parent < 0 else { return index }
         var slot = Slot(parent: parent, child: newChild, length: words.length, head: words.head, tail: words.tail)
         if slot.isLong {
             slot.tail = UInt64(longKeys.count)
             longKeys.append(contentsOf: key)
         }
+        slots[index] = slot
         count += 1
-        return place(slot, words)
+        return index
+    }
+
+    /// Grows the table once to hold `more` more edges without growing again.
+    mutating func reserveCapacity(forAdding more: Int) {
+        var size = slots.count
+        while (count + more) * 4 > size * 3 { size *= 2 }
+        if size > slots.count { grow(to: size) }
     }
 
     /// The child the edge in `slot` leads to.
@@ -93,18 +109,16 @@ struct LiteralEdges: Sendable {
         slots[slot].terminal = terminal
     }
 
-    @discardableResult
-    private mutating func place(_ slot: Slot, _ key: KeyWords) -> Int {
+    private mutating func place(_ slot: Slot, _ key: KeyWords) {
         let mask = slots.count - 1
         var index = key.slot(parent: slot.parent) & mask
         while slots[index].parent >= 0 { index = (index &+ 1) & mask }
         slots[index] = slot
-        return index
     }
 
-    private mutating func grow() {
+    private mutating func grow(to size: Int) {
         let old = slots
-        slots = [Slot](repeating: Slot(), count: old.count * 2)
+        slots = [Slot](repeating: Slot(), count: size)
         for slot in old where slot.parent >= 0 {
             let key = slot.isLong
                 ? longKeys.withUnsafeBufferPointer { KeyWords(UnsafeBufferPointer(rebasing: $0[Int(slot.tail)...].prefix(Int(slot.length)))) }

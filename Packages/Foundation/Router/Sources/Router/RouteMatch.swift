@@ -18,11 +18,11 @@ public struct RouteMatch: Sendable {
     public var options: RouteOptions { entry.options }
 
     /// The names the pattern captures, in order.
-    public var parameterNames: [String] { captures.isEmpty ? [] : entry.captureNames }
+    public var parameterNames: [String] { captures.isEmpty ? [] : entry.pattern.captureNames }
 
     /// The captured value of the parameter `name`, percent-decoded; nil when the pattern has no such capture.
     public func parameter(_ name: String) -> String? {
-        guard !captures.isEmpty, let index = entry.captureNames.firstIndex(of: name) else { return nil }
+        guard !captures.isEmpty, let index = entry.pattern.captureIndex(of: name) else { return nil }
         return value(at: index)
     }
 
@@ -30,7 +30,7 @@ public struct RouteMatch: Sendable {
     public var pathParameters: [String: String] {
         var result: [String: String] = [:]
         guard !captures.isEmpty else { return result }
-        for (index, name) in entry.captureNames.enumerated() { result[name] = value(at: index) }
+        for (index, name) in entry.pattern.captureNames.enumerated() { result[name] = value(at: index) }
         return result
     }
 
@@ -47,13 +47,11 @@ final class RouteEntry: Sendable {
     let owner: String
     let options: RouteOptions
     let handler: RouteHandler
-    let captureNames: [String]
 
     init(pattern: RoutePattern, owner: String, options: RouteOptions, handler: @escaping RouteHandler) {
         self.pattern = pattern
         self.owner = owner
         self.options = options
         self.handler = handler
-        self.captureNames = pattern.captureNames
     }
 }

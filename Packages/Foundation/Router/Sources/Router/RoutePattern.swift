@@ -16,72 +16,45 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         case wildcard(String)
     }
 
-    /// The lower-cased scheme.
-    public let scheme: String
-    /// The lower-cased host.
-    public let host: String
-    /// The segments after the host.
-    public let segments: [Segment]
-    /// The text the pattern was written as.
+    /// The text the pattern was written as; its structure is read from it when asked for.
     public let text: String
 
+    /// The lower-cased scheme.
+    public var scheme: String { withParts { $0.withLowercased($0.scheme) { String(decoding: $0, as: UTF8.self) } } }
+    /// The lower-cased host.
+    public var host: String { withParts { $0.withLowercased($0.host) { String(decoding: $0, as: UTF8.self) } } }
+    /// The segments after the host.
+    public var segments: [Segment] { withParts { parts in parts.segments.map { $0.segment(parts.bytes) } } }
+
     /// Parses a pattern; throws ``RouterError/invalidPattern(_:reason:)``.
+    ///
+    /// Only the text is kept: registering a route builds no strings or arrays for its parts.
     public init(parsing text: String) throws {
-        self = try text.withUTF8Bytes { bytes in try RoutePattern(text, bytes: bytes) }
+        try text.withUTF8Bytes { bytes in try Self.validate(text, bytes) }
+        self.text = text
     }
 
-    private init(_ text: String, bytes: UnsafeBufferPointer<UInt8>) throws(RouterError) {
+    private static func validate(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) throws {
         func fail(_ reason: String) -> RouterError { .invalidPattern(text, reason: reason) }
-        var separator = 0
-        while separator + 2 < bytes.count
-            && !(bytes[separator] == UInt8(ascii: ":") && bytes[separator + 1] == UInt8(ascii: "/") && bytes[separator + 2] == UInt8(ascii: "/")) {
-            separator += 1
-        }
-        guard separator + 2 < bytes.count else { throw fail("it has no scheme; write it like 'shop://product/:id'") }
-        let scheme = ByteRange(start: 0, end: separator)
+        guard let schemeEnd = schemeEnd(bytes) else { throw fail("it has no scheme; write it like 'shop://product/:id'") }
+        let scheme = ByteRange(start: 0, end: schemeEnd)
         guard URLLayout.isValidScheme(bytes, scheme) else { throw fail("'\(bytes.string(scheme))' is not a valid scheme") }
-        let rest = ByteRange(start: separator + 3, end: bytes.count)
-        var slashes = 0
-        for byte in bytes[rest.start..<rest.end] {
-            if byte == UInt8(ascii: "/") { slashes += 1 }
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                throw fail("a pattern has no query or fragment; query parameters reach every route")
+        if bytes[schemeEnd...].contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            throw fail("a pattern has no query or fragment; query parameters reach every route")
+        }
+        try withParts(of: bytes) { parts in
+            guard !parts.host.isEmpty else { throw fail("it has no host; the host is the route's first level") }
+            guard !startsCapture(bytes[parts.host.start]) else { throw fail("the host '\(bytes.string(parts.host))' must be literal") }
+            for (index, part) in parts.segments.enumerated() {
+                try validate(part, bytes, fail)
+                if index > 0, parts.segments[index - 1].kind == .wildcard {
+                    throw fail("a wildcard '\(bytes.string(parts.segments[index - 1].whole))' must be the last segment")
+                }
+                if part.isCapture, parts.segments[..<index].contains(where: { $0.isCapture && bytes.equal($0.name, part.name) }) {
+                    throw fail("the parameter name '\(bytes.string(part.name))' is used twice")
+                }
             }
         }
-        var host: ByteRange?
-        var segments: [Segment] = []
-        segments.reserveCapacity(slashes)
-        var problem: RouterError?
-        URLLayout.forEachSegment(bytes, in: rest) { part in
-            guard host != nil else {
-                guard !Self.startsCapture(bytes[part.start]) else {
-                    problem = fail("the host '\(bytes.string(part))' must be literal")
-                    return false
-                }
-                host = part
-                return true
-            }
-            do throws(RouterError) {
-                let segment = try Self.parseSegment(bytes, part, in: text)
-                if case .wildcard(let name) = segments.last {
-                    throw fail("a wildcard '\(name == "*" ? name : "*" + name)' must be the last segment")
-                }
-                if let name = segment.captureName, segments.contains(where: { $0.captureName == name }) {
-                    throw fail("the parameter name '\(name)' is used twice")
-                }
-                segments.append(segment)
-                return true
-            } catch {
-                problem = error
-                return false
-            }
-        }
-        if let problem { throw problem }
-        guard let host else { throw fail("it has no host; the host is the route's first level") }
-        self.scheme = bytes.lowercasedString(scheme)
-        self.host = bytes.lowercasedString(host)
-        self.segments = segments
-        self.text = text
     }
 
     /// Parses a literal pattern, stopping the program if it is malformed: for patterns written in code.
@@ -94,7 +67,28 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     }
 
     /// The names this pattern captures, in order.
-    public var captureNames: [String] { segments.compactMap(\.captureName) }
+    public var captureNames: [String] {
+        text.withUTF8Bytes { bytes in
+            var names: [String] = []
+            Self.forEachCaptureName(bytes) { names.append(bytes.string($0)); return true }
+            return names
+        }
+    }
+
+    /// The position of the capture named `name` among the captures, or nil; reads the text without allocating.
+    func captureIndex(of name: String) -> Int? {
+        name.withUTF8Bytes { wanted in
+            text.withUTF8Bytes { bytes in
+                var (position, found) = (0, false)
+                Self.forEachCaptureName(bytes) { capture in
+                    found = bytes[capture.start..<capture.end].elementsEqual(wanted)
+                    if !found { position += 1 }
+                    return !found
+                }
+                return found ? position : nil
+            }
+        }
+    }
 
     /// The text of the pattern.
     public var description: String { text }
@@ -141,45 +135,31 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         return text
     }
 
-    private static func parseSegment(_ bytes: UnsafeBufferPointer<UInt8>, _ part: ByteRange, in text: String) throws(RouterError) -> Segment {
-        func fail(_ reason: String) -> RouterError { .invalidPattern(text, reason: reason) }
-        let first = bytes[part.start]
-        let afterFirst = ByteRange(start: part.start + 1, end: part.end)
-        switch first {
-        case UInt8(ascii: "*"):
-            guard afterFirst.isEmpty || isIdentifier(bytes, afterFirst) else {
-                throw fail("the wildcard name '\(bytes.string(afterFirst))' is not an identifier")
+    private static func validate(
+        _ part: Part, _ bytes: UnsafeBufferPointer<UInt8>, _ fail: (String) -> RouterError
+    ) throws(RouterError) {
+        switch part.kind {
+        case .wildcard:
+            guard part.name == part.whole || isIdentifier(bytes, part.name) else {
+                throw fail("the wildcard name '\(bytes.string(part.name))' is not an identifier")
             }
-            return .wildcard(afterFirst.isEmpty ? "*" : bytes.string(afterFirst))
-        case UInt8(ascii: ":"):
-            guard isIdentifier(bytes, afterFirst) else {
-                throw fail("the parameter name '\(bytes.string(afterFirst))' is not an identifier")
+        case .parameter:
+            guard isIdentifier(bytes, part.name) else {
+                throw fail("the parameter name '\(bytes.string(part.name))' is not an identifier")
             }
-            return .parameter(bytes.string(afterFirst))
-        case UInt8(ascii: "<"):
-            let inner = ByteRange(start: part.start + 1, end: part.end - 1)
-            let colon = bytes[part.start..<part.end].firstIndex(of: UInt8(ascii: ":")) ?? part.end
-            let type = ByteRange(start: inner.start, end: min(colon, inner.end))
-            let name = ByteRange(start: min(colon + 1, inner.end), end: inner.end)
-            guard part.end - part.start >= 2, bytes[part.end - 1] == UInt8(ascii: ">"), colon < inner.end,
-                  isIdentifier(bytes, type), isIdentifier(bytes, name) else {
-                throw fail("'\(bytes.string(part))' is not a typed parameter; write it like '<int:id>'")
+        case .typed:
+            guard bytes[part.whole.end - 1] == UInt8(ascii: ">"), part.type.end < part.name.start,
+                  isIdentifier(bytes, part.type), isIdentifier(bytes, part.name) else {
+                throw fail("'\(bytes.string(part.whole))' is not a typed parameter; write it like '<int:id>'")
             }
-            return .typed(name: bytes.string(name), type: bytes.string(type))
-        default:
-            let literal = UnsafeBufferPointer(rebasing: bytes[part.start..<part.end])
-            var escaped = false
-            for byte in literal {
-                if startsCapture(byte) || byte == UInt8(ascii: ">") {
-                    throw fail("the literal '\(bytes.string(part))' contains one of '<', '>', ':', '*'")
-                }
-                escaped = escaped || byte == UInt8(ascii: "%")
+        case .literal:
+            let literal = bytes[part.whole.start..<part.whole.end]
+            if literal.contains(where: { startsCapture($0) || $0 == UInt8(ascii: ">") }) {
+                throw fail("the literal '\(bytes.string(part.whole))' contains one of '<', '>', ':', '*'")
             }
-            guard escaped else { return .literal(bytes.string(part)) }
-            guard let decoded = PercentCoding.decode(literal, plusIsSpace: false) else {
-                throw fail("the literal '\(bytes.string(part))' has an invalid percent-encoding")
+            if literal.contains(UInt8(ascii: "%")), PercentCoding.decode(literal, plusIsSpace: false) == nil {
+                throw fail("the literal '\(bytes.string(part.whole))' has an invalid percent-encoding")
             }
-            return .literal(decoded)
         }
     }
 

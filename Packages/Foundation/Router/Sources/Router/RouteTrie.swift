@@ -28,64 +28,80 @@ struct RouteTrie: Sendable {
     /// The typed edges of each node that has any, sorted by type.
     private var typedEdges: [[TypedEdge]] = []
 
+    /// Makes room for `count` more routes at once: a node and a literal edge each, as most routes add.
+    mutating func reserveCapacity(forAdding count: Int) {
+        let needed = nodes.count + count
+        if needed > nodes.capacity { nodes.reserveCapacity(max(needed, nodes.capacity * 2)) }
+        literals.reserveCapacity(forAdding: count)
+    }
+
     /// Inserts `pattern` as route `id`; returns the id already there when the shape is taken.
     mutating func insert(_ pattern: RoutePattern, types: [String: ParameterType], id: Int) throws -> Int? {
-        let host = literalEdge(from: literalEdge(from: 0, pattern.scheme).child, pattern.host)
-        var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
-        for segment in pattern.segments {
-            lastEdge = nil
-            switch segment {
-            case .literal(let text):
-                let edge = literalEdge(from: node, text)
-                (node, lastEdge) = (edge.child, edge.slot)
-            case .parameter:
-                if nodes[Int(node)].parameter < 0 { nodes[Int(node)].parameter = newNode() }
-                node = nodes[Int(node)].parameter
-            case .typed(_, let typeName):
-                guard let type = types[typeName] else {
-                    let known = types.keys.sorted().joined(separator: ", ")
-                    throw RouterError.invalidPattern(pattern.text, reason: "unknown parameter type '\(typeName)'; known types: \(known)")
+        try pattern.withParts { parts in
+            let scheme = parts.withLowercased(parts.scheme) { literalEdge(from: 0, $0) }
+            let host = parts.withLowercased(parts.host) { literalEdge(from: scheme.child, $0) }
+            var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
+            for part in parts.segments {
+                lastEdge = nil
+                switch part.kind {
+                case .literal:
+                    let edge = part.withLiteralBytes(parts.bytes) { literalEdge(from: node, $0) }
+                    (node, lastEdge) = (edge.child, edge.slot)
+                case .parameter:
+                    if nodes[Int(node)].parameter < 0 { nodes[Int(node)].parameter = newNode() }
+                    node = nodes[Int(node)].parameter
+                case .typed:
+                    let typeName = parts.bytes.string(part.type)
+                    guard let type = types[typeName] else {
+                        let known = types.keys.sorted().joined(separator: ", ")
+                        throw RouterError.invalidPattern(pattern.text, reason: "unknown parameter type '\(typeName)'; known types: \(known)")
+                    }
+                    node = typedChild(of: node, type)
+                case .wildcard:
+                    if nodes[Int(node)].wildcard >= 0 { return Int(nodes[Int(node)].wildcard) }
+                    nodes[Int(node)].wildcard = Int32(id)
+                    return nil
                 }
-                node = typedChild(of: node, type)
-            case .wildcard:
-                if nodes[Int(node)].wildcard >= 0 { return Int(nodes[Int(node)].wildcard) }
-                nodes[Int(node)].wildcard = Int32(id)
-                return nil
             }
+            if nodes[Int(node)].terminal >= 0 { return Int(nodes[Int(node)].terminal) }
+            setTerminal(Int32(id), of: node, reachedThrough: lastEdge)
+            return nil
         }
-        if nodes[Int(node)].terminal >= 0 { return Int(nodes[Int(node)].terminal) }
-        setTerminal(Int32(id), of: node, reachedThrough: lastEdge)
-        return nil
     }
 
     /// Removes the route of `pattern`'s shape; returns its id if there was one.
+    @discardableResult
     mutating func remove(_ pattern: RoutePattern) -> Int? {
-        guard let scheme = existingLiteralEdge(from: 0, pattern.scheme), let host = existingLiteralEdge(from: scheme.child, pattern.host) else {
-            return nil
-        }
-        var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
-        for segment in pattern.segments {
-            let next: Int32?
-            lastEdge = nil
-            switch segment {
-            case .literal(let text):
-                let edge = existingLiteralEdge(from: node, text)
-                (next, lastEdge) = (edge?.child, edge?.slot)
-            case .parameter:
-                next = nodes[Int(node)].parameter
-            case .typed(_, let typeName):
-                let list = nodes[Int(node)].typed
-                next = list < 0 ? nil : typedEdges[Int(list)].first { $0.type.name == typeName }?.child
-            case .wildcard:
-                defer { nodes[Int(node)].wildcard = -1 }
-                return nodes[Int(node)].wildcard >= 0 ? Int(nodes[Int(node)].wildcard) : nil
+        pattern.withParts { parts in
+            guard let scheme = parts.withLowercased(parts.scheme, { existingLiteralEdge(from: 0, $0) }),
+                  let host = parts.withLowercased(parts.host, { existingLiteralEdge(from: scheme.child, $0) }) else {
+                return nil
             }
-            guard let next, next >= 0 else { return nil }
-            node = next
+            var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
+            for part in parts.segments {
+                let next: Int32?
+                lastEdge = nil
+                switch part.kind {
+                case .literal:
+                    let edge = part.withLiteralBytes(parts.bytes) { existingLiteralEdge(from: node, $0) }
+                    (next, lastEdge) = (edge?.child, edge?.slot)
+                case .parameter:
+                    next = nodes[Int(node)].parameter
+                case .typed:
+                    let list = nodes[Int(node)].typed
+                    let typeName = parts.bytes.string(part.type)
+                    next = list < 0 ? nil : typedEdges[Int(list)].first { $0.type.name == typeName }?.child
+                case .wildcard:
+                    defer { nodes[Int(node)].wildcard = -1 }
+                    return nodes[Int(node)].wildcard >= 0 ? Int(nodes[Int(node)].wildcard) : nil
+                }
+                guard let next, next >= 0 else { return nil }
+                node = next
+            }
+            let removed = nodes[Int(node)].terminal
+            setTerminal(-1, of: node, reachedThrough: lastEdge)
+            return removed >= 0 ? Int(removed) : nil
         }
-        let removed = nodes[Int(node)].terminal
-        setTerminal(-1, of: node, reachedThrough: lastEdge)
-        return removed >= 0 ? Int(removed) : nil
     }
 
     /// Sets the route ending at `node`, and its copy in the slot of the literal edge that leads there.
@@ -163,10 +179,10 @@ struct RouteTrie: Sendable {
         return Int32(nodes.count - 1)
     }
 
-    /// The literal edge from `node` along `text` (its child and slot), added if there is none yet.
-    private mutating func literalEdge(from node: Int32, _ text: String) -> (child: Int32, slot: Int) {
+    /// The literal edge from `node` along `key` (its child and slot), added if there is none yet.
+    private mutating func literalEdge(from node: Int32, _ key: UnsafeBufferPointer<UInt8>) -> (child: Int32, slot: Int) {
         let next = Int32(nodes.count)
-        let slot = text.withUTF8Bytes { literals.slot(from: node, key: $0, orAdd: next) }
+        let slot = literals.slot(from: node, key: key, orAdd: next)
         let child = literals.child(inSlot: slot)
         if child == next {
             nodes.append(Node())
@@ -175,9 +191,8 @@ struct RouteTrie: Sendable {
         return (child, slot)
     }
 
-    private func existingLiteralEdge(from node: Int32, _ text: String) -> (child: Int32, slot: Int)? {
-        guard nodes[Int(node)].hasLiterals,
-              let slot = text.withUTF8Bytes({ key in literals.withView { $0.index(of: node, key, KeyWords(key)) } }) else { return nil }
+    private func existingLiteralEdge(from node: Int32, _ key: UnsafeBufferPointer<UInt8>) -> (child: Int32, slot: Int)? {
+        guard nodes[Int(node)].hasLiterals, let slot = literals.withView({ $0.index(of: node, key, KeyWords(key)) }) else { return nil }
         return (literals.child(inSlot: slot), slot)
     }
 

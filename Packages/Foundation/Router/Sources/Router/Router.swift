@@ -32,6 +32,23 @@ public final class Router: Sendable {
         var interceptors: [any RouteInterceptor] = []
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
+
+        /// Adds `entry` as the next route; throws, changing nothing, when its shape is taken or a type unknown.
+        mutating func add(_ entry: RouteEntry) throws {
+            if let existing = try trie.insert(entry.pattern, types: types, id: entries.count) {
+                let other = entries[existing]
+                throw RouterError.duplicateRoute(
+                    pattern: entry.pattern.text, owner: entry.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
+            }
+            entries.append(entry)
+        }
+
+        /// Makes room for `count` more routes at once, growing geometrically as appending does.
+        mutating func reserveCapacity(forAdding count: Int) {
+            let needed = entries.count + count
+            if needed > entries.capacity { entries.reserveCapacity(max(needed, entries.capacity * 2)) }
+            trie.reserveCapacity(forAdding: count)
+        }
     }
 
     private let table = Locked(Table())
@@ -59,15 +76,7 @@ public final class Router: Sendable {
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
         let entry = RouteEntry(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
-        try changeRoutes { table in
-            let id = table.entries.count
-            if let existing = try table.trie.insert(entry.pattern, types: table.types, id: id) {
-                let other = table.entries[existing]
-                throw RouterError.duplicateRoute(
-                    pattern: pattern, owner: owner, existingPattern: other.pattern.text, existingOwner: other.owner)
-            }
-            table.entries.append(entry)
-        }
+        try changeRoutes { table in try table.add(entry) }
     }
 
     /// Registers a typed route: the handler gets the route value decoded from the URL.
@@ -75,8 +84,27 @@ public final class Router: Sendable {
         _ route: R.Type, owner: String, options: RouteOptions = RouteOptions(),
         handler: @escaping @Sendable (R, RouteRequest) async throws -> (any Sendable)?
     ) throws {
-        try register(R.pattern.text, owner: owner, options: options) { request in
-            try await handler(try R(request: request), request)
+        try register([RouteRegistration(route, owner: owner, options: options, handler: handler)])
+    }
+
+    /// Registers all of `routes` or, when one's shape is taken (in the table or earlier in `routes`)
+    /// or names an unknown parameter type, none of them: the table is left as it was.
+    ///
+    /// The way to register a module's routes, and the fast way to build a large table: one lock,
+    /// and room made for every route at once.
+    public func register(_ routes: [RouteRegistration]) throws {
+        let entries = routes.map { RouteEntry(pattern: $0.pattern, owner: $0.owner, options: $0.options, handler: $0.handler) }
+        try changeRoutes { table in
+            let first = table.entries.count
+            table.reserveCapacity(forAdding: entries.count)
+            do {
+                for entry in entries { try table.add(entry) }
+            } catch {
+                // Each route added had a shape of its own, so removing by shape takes out only them.
+                for added in table.entries[first...] { table.trie.remove(added.pattern) }
+                table.entries.removeSubrange(first...)
+                throw error
+            }
         }
     }
 

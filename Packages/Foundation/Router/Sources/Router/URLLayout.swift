@@ -137,6 +137,11 @@ extension UnsafeBufferPointer<UInt8> {
         String(decoding: UnsafeBufferPointer(rebasing: self[range.start..<range.end]), as: UTF8.self)
     }
 
+    /// Whether the bytes in `a` and `b` are the same.
+    func equal(_ a: ByteRange, _ b: ByteRange) -> Bool {
+        self[a.start..<a.end].elementsEqual(self[b.start..<b.end])
+    }
+
     /// The bytes in `range` as a string with ASCII letters lower-cased: how schemes and hosts are stored.
     func lowercasedString(_ range: ByteRange) -> String {
         guard range.contains(uppercaseIn: self) else { return string(range) }

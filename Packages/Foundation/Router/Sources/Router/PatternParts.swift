@@ -1,0 +1,129 @@
+extension RoutePattern {
+    /// A pattern's levels as byte ranges of its text: what the trie inserts, read without building strings.
+    struct Parts {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let scheme: ByteRange
+        /// Empty when the pattern has no host (only in a pattern being validated).
+        let host: ByteRange
+        let segments: UnsafeBufferPointer<Part>
+    }
+
+    /// One segment after the host, classified by its first byte.
+    struct Part {
+        enum Kind { case literal, parameter, typed, wildcard }
+
+        let kind: Kind
+        /// The whole segment as written.
+        let whole: ByteRange
+        /// What a capture is named (`*` for a wildcard without a name); for a literal, the whole segment.
+        let name: ByteRange
+        /// A typed parameter's type; empty otherwise.
+        let type: ByteRange
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, _ whole: ByteRange) {
+            self.whole = whole
+            let afterFirst = ByteRange(start: whole.start + 1, end: whole.end)
+            switch bytes[whole.start] {
+            case UInt8(ascii: "*"):
+                (kind, name, type) = (.wildcard, afterFirst.isEmpty ? whole : afterFirst, ByteRange(start: 0, end: 0))
+            case UInt8(ascii: ":"):
+                (kind, name, type) = (.parameter, afterFirst, ByteRange(start: 0, end: 0))
+            case UInt8(ascii: "<"):
+                let inner = ByteRange(start: afterFirst.start, end: max(afterFirst.start, whole.end - 1))
+                let colon = bytes[inner.start..<inner.end].firstIndex(of: UInt8(ascii: ":")) ?? inner.end
+                kind = .typed
+                type = ByteRange(start: inner.start, end: colon)
+                name = ByteRange(start: min(colon + 1, inner.end), end: inner.end)
+            default:
+                (kind, name, type) = (.literal, whole, ByteRange(start: 0, end: 0))
+            }
+        }
+
+        var isCapture: Bool { kind != .literal }
+
+        /// The literal's text with escapes decoded, handed to `body` as bytes; copies only an escaped literal.
+        func withLiteralBytes<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            let written = UnsafeBufferPointer(rebasing: bytes[whole.start..<whole.end])
+            guard written.contains(UInt8(ascii: "%")), let decoded = PercentCoding.decode(written, plusIsSpace: false) else {
+                return try body(written)
+            }
+            return try decoded.withUTF8Bytes(body)
+        }
+
+        /// The segment as the public ``RoutePattern/Segment`` enumeration.
+        func segment(_ bytes: UnsafeBufferPointer<UInt8>) -> Segment {
+            switch kind {
+            case .literal: .literal(withLiteralBytes(bytes) { String(decoding: $0, as: UTF8.self) })
+            case .parameter: .parameter(bytes.string(name))
+            case .typed: .typed(name: bytes.string(name), type: bytes.string(type))
+            case .wildcard: .wildcard(bytes.string(name))
+            }
+        }
+    }
+
+    /// Runs `body` over this pattern's parts.
+    func withParts<R>(_ body: (Parts) throws -> R) rethrows -> R {
+        try text.withUTF8Bytes { bytes in try Self.withParts(of: bytes, body) }
+    }
+
+    /// Splits `bytes` at `://` and `/` into scheme, host and segments.
+    ///
+    /// Splitting never fails: whether the parts are well-formed is checked once, when the pattern
+    /// is parsed, so reading an accepted pattern's parts has no error to report. (Without a `://`
+    /// the scheme is empty and the host is the first segment.)
+    static func withParts<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (Parts) throws -> R) rethrows -> R {
+        let separator = schemeEnd(bytes)
+        let rest = ByteRange(start: separator.map { $0 + 3 } ?? 0, end: bytes.count)
+        var slashes = 0
+        for byte in bytes[rest.start..<rest.end] where byte == UInt8(ascii: "/") { slashes += 1 }
+        return try withUnsafeTemporaryAllocation(of: Part.self, capacity: slashes) { parts in
+            var host = ByteRange(start: rest.start, end: rest.start)
+            var count = 0
+            URLLayout.forEachSegment(bytes, in: rest) { segment in
+                if host.isEmpty {
+                    host = segment
+                } else {
+                    parts.initializeElement(at: count, to: Part(bytes, segment))
+                    count += 1
+                }
+                return true
+            }
+            return try body(Parts(
+                bytes: bytes, scheme: ByteRange(start: 0, end: separator ?? 0), host: host,
+                segments: UnsafeBufferPointer(rebasing: parts[..<count])))
+        }
+    }
+
+    /// Calls `body` with the name of each capture in `bytes`, in order, until it returns false.
+    ///
+    /// What reading a match's parameters needs, without the rest of ``withParts(of:_:)``.
+    static func forEachCaptureName(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (ByteRange) -> Bool) {
+        var isHost = true
+        URLLayout.forEachSegment(bytes, in: ByteRange(start: (schemeEnd(bytes) ?? -3) + 3, end: bytes.count)) { segment in
+            defer { isHost = false }
+            guard !isHost else { return true }
+            let part = Part(bytes, segment)
+            return !part.isCapture || body(part.name)
+        }
+    }
+
+    /// Where the `://` after the scheme starts, or nil.
+    static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/") {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension RoutePattern.Parts {
+    /// The scheme or host in `range` with ASCII letters lower-cased, handed to `body`; copies only when there are capitals.
+    func withLowercased<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard range.contains(uppercaseIn: bytes) else { return try body(UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])) }
+        return try bytes[range.start..<range.end].map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
+    }
+}
