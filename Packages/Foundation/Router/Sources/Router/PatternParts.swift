@@ -74,9 +74,8 @@ extension RoutePattern {
     static func withParts<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (Parts) throws -> R) rethrows -> R {
         let separator = schemeEnd(bytes)
         let rest = ByteRange(start: separator.map { $0 + 3 } ?? 0, end: bytes.count)
-        var slashes = 0
-        for byte in bytes[rest.start..<rest.end] where byte == UInt8(ascii: "/") { slashes += 1 }
-        return try withUnsafeTemporaryAllocation(of: Part.self, capacity: slashes) { parts in
+        // Segments are at least one byte and a slash each: no need to count them first.
+        return try withUnsafeTemporaryAllocation(of: Part.self, capacity: (rest.end - rest.start) / 2 + 1) { parts in
             var host = ByteRange(start: rest.start, end: rest.start)
             var count = 0
             URLLayout.forEachSegment(bytes, in: rest) { segment in
@@ -98,12 +97,16 @@ extension RoutePattern {
     ///
     /// What reading a match's parameters needs, without the rest of ``withParts(of:_:)``.
     static func forEachCaptureName(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (ByteRange) -> Bool) {
-        var isHost = true
-        URLLayout.forEachSegment(bytes, in: ByteRange(start: (schemeEnd(bytes) ?? -3) + 3, end: bytes.count)) { segment in
-            defer { isHost = false }
-            guard !isHost else { return true }
-            let part = Part(bytes, segment)
-            return !part.isCapture || body(part.name)
+        guard var index = schemeEnd(bytes).map({ $0 + 3 }) else { return }
+        while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }  // the host
+        while index < bytes.count {
+            let start = index + 1
+            index = start
+            while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
+            guard start < index, bytes[start] == UInt8(ascii: ":") || bytes[start] == UInt8(ascii: "<") || bytes[start] == UInt8(ascii: "*") else {
+                continue
+            }
+            if !body(Part(bytes, ByteRange(start: start, end: index)).name) { return }
         }
     }
 

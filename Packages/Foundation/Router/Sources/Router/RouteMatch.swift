@@ -34,24 +34,9 @@ public struct RouteMatch: Sendable {
         return result
     }
 
-    var entry: RouteEntry { snapshot.entries[id] }
+    var entry: RouteRegistration { snapshot.entries[id] }
 
     private func value(at index: Int) -> String {
         source.withUTF8Bytes { $0.string(captures[index]) }
-    }
-}
-
-/// One registered route, shared by every snapshot of the table that holds it.
-final class RouteEntry: Sendable {
-    let pattern: RoutePattern
-    let owner: String
-    let options: RouteOptions
-    let handler: RouteHandler
-
-    init(pattern: RoutePattern, owner: String, options: RouteOptions, handler: @escaping RouteHandler) {
-        self.pattern = pattern
-        self.owner = owner
-        self.options = options
-        self.handler = handler
     }
 }

@@ -50,7 +50,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
                 if index > 0, parts.segments[index - 1].kind == .wildcard {
                     throw fail("a wildcard '\(bytes.string(parts.segments[index - 1].whole))' must be the last segment")
                 }
-                if part.isCapture, parts.segments[..<index].contains(where: { $0.isCapture && bytes.equal($0.name, part.name) }) {
+                if part.isCapture, parts.segments[..<index].contains(where: { $0.isCapture && bytes.equal($0.name, to: UnsafeBufferPointer(rebasing: bytes[part.name.start..<part.name.end])) }) {
                     throw fail("the parameter name '\(bytes.string(part.name))' is used twice")
                 }
             }
@@ -81,7 +81,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             text.withUTF8Bytes { bytes in
                 var (position, found) = (0, false)
                 Self.forEachCaptureName(bytes) { capture in
-                    found = bytes[capture.start..<capture.end].elementsEqual(wanted)
+                    found = bytes.equal(capture, to: wanted)
                     if !found { position += 1 }
                     return !found
                 }

@@ -2,7 +2,7 @@
 final class RouteSnapshot: Sendable {
     let trie: RouteTrie
     /// Every route registered, by id; the trie reaches only those not removed.
-    let entries: [RouteEntry]
+    let entries: [RouteRegistration]
 
     /// The outcome of matching a URL on its raw bytes.
     enum FastLookup {
@@ -13,7 +13,7 @@ final class RouteSnapshot: Sendable {
         case needsDecoding
     }
 
-    init(trie: RouteTrie, entries: [RouteEntry]) {
+    init(trie: RouteTrie, entries: [RouteRegistration]) {
         self.trie = trie
         self.entries = entries
     }

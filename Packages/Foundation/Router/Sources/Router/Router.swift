@@ -20,7 +20,7 @@ public final class Router: Sendable {
     private struct Table: Sendable {
         var trie = RouteTrie()
         /// Every route registered, by id, removed ones included (ids are never reused).
-        var entries: [RouteEntry] = []
+        var entries: [RouteRegistration] = []
         var removed = Set<Int>()
         /// What `published` points to; nil when the routes changed since.
         var snapshot: RouteSnapshot?
@@ -34,7 +34,7 @@ public final class Router: Sendable {
         var verifier: (any ExternalLinkVerifier)?
 
         /// Adds `entry` as the next route; throws, changing nothing, when its shape is taken or a type unknown.
-        mutating func add(_ entry: RouteEntry) throws {
+        mutating func add(_ entry: RouteRegistration) throws {
             if let existing = try trie.insert(entry.pattern, types: types, id: entries.count) {
                 let other = entries[existing]
                 throw RouterError.duplicateRoute(
@@ -75,7 +75,7 @@ public final class Router: Sendable {
 
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
-        let entry = RouteEntry(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
+        let entry = RouteRegistration(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
         try changeRoutes { table in try table.add(entry) }
     }
 
@@ -93,12 +93,11 @@ public final class Router: Sendable {
     /// The way to register a module's routes, and the fast way to build a large table: one lock,
     /// and room made for every route at once.
     public func register(_ routes: [RouteRegistration]) throws {
-        let entries = routes.map { RouteEntry(pattern: $0.pattern, owner: $0.owner, options: $0.options, handler: $0.handler) }
         try changeRoutes { table in
             let first = table.entries.count
-            table.reserveCapacity(forAdding: entries.count)
+            table.reserveCapacity(forAdding: routes.count)
             do {
-                for entry in entries { try table.add(entry) }
+                for route in routes { try table.add(route) }
             } catch {
                 // Each route added had a shape of its own, so removing by shape takes out only them.
                 for added in table.entries[first...] { table.trie.remove(added.pattern) }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A half-open range of byte offsets into a URL's (or a decoded path's) UTF-8.
 struct ByteRange: Sendable, Hashable {
     var start: Int
@@ -137,9 +143,11 @@ extension UnsafeBufferPointer<UInt8> {
         String(decoding: UnsafeBufferPointer(rebasing: self[range.start..<range.end]), as: UTF8.self)
     }
 
-    /// Whether the bytes in `a` and `b` are the same.
-    func equal(_ a: ByteRange, _ b: ByteRange) -> Bool {
-        self[a.start..<a.end].elementsEqual(self[b.start..<b.end])
+    /// Whether the bytes in `range` are `other`'s.
+    func equal(_ range: ByteRange, to other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard range.end - range.start == other.count else { return false }
+        guard let base = baseAddress, let otherBase = other.baseAddress else { return other.isEmpty }
+        return memcmp(base + range.start, otherBase, other.count) == 0
     }
 
     /// The bytes in `range` as a string with ASCII letters lower-cased: how schemes and hosts are stored.
