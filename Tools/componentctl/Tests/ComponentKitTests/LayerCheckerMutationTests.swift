@@ -160,6 +160,22 @@ import TestSupport
             + "(Packages/Business/Cart/Sources/Cart/Promo.swift:3:25); the router refuses the second at launch")
     }
 
+    @Test func routesRegisteredInABatchAreCaughtToo() throws {
+        let scratch = try Scratch.sample()
+        try scratch.write("Packages/Business/Cart/Sources/Cart/Promo.swift", """
+            import Router
+            func registerPromo(_ router: Router) throws {
+                try router.register([
+                    RouteRegistration("shop://promo/list", owner: "cart") { _ in nil },
+                    RouteRegistration("shop://product/<int:code>", owner: "cart") { _ in nil },
+                ])
+            }
+            """)
+        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        #expect(found.map(\.rule) == ["route-collision"])
+        #expect(found.first?.message.contains("'shop://product/<int:code>' of 'cart' (Packages/Business/Cart/Sources/Cart/Promo.swift:5:27)") == true)
+    }
+
     @Test func demosAndTestsMayStandIn() throws {
         // UserDemo registers a stand-in for shop://order/list: demos and tests are not the App.
         let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try Scratch.sample().load())).findings()

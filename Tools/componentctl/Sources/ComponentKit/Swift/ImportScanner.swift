@@ -24,7 +24,7 @@ public struct ImportDeclaration: Sendable, Hashable, Codable {
 }
 
 /// A route pattern a source declares: a typed route's `static let pattern: RoutePattern = "..."` or
-/// the first argument of `register("...", ...)`.
+/// the first argument of `register("...", ...)` or `RouteRegistration("...", ...)`.
 public struct RouteDeclaration: Sendable, Hashable, Codable {
     /// The pattern as written.
     public var pattern: String
@@ -112,8 +112,10 @@ public enum ImportScanner {
     private static func routeDeclaration(_ string: SwiftToken, after recent: [SwiftToken], lexer: SwiftLexer) -> RouteDeclaration? {
         let declared = recent.count == 4 && recent[0].isPlainWord && lexer.token(recent[0], is: "pattern") && recent[1].isPunctuation(":")
             && recent[2].isWord && lexer.token(recent[2], is: "RoutePattern") && recent[3].isPunctuation("=")
-        let registered = recent.count >= 2 && recent[recent.count - 2].isWord && lexer.token(recent[recent.count - 2], is: "register")
-            && recent[recent.count - 1].isPunctuation("(")
+        let callee = recent.count >= 2 ? recent[recent.count - 2] : nil
+        let registered = recent.last?.isPunctuation("(") == true && callee.map {
+            $0.isWord && (lexer.token($0, is: "register") || lexer.token($0, is: "RouteRegistration"))
+        } == true
         guard declared || registered, let value = lexer.stringValue(string), value.contains("://") else { return nil }
         return RouteDeclaration(pattern: value, line: string.line, column: lexer.column(of: string))
     }
