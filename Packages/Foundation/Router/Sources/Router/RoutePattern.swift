@@ -50,7 +50,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
                 if index > 0, parts.segments[index - 1].kind == .wildcard {
                     throw fail("a wildcard '\(bytes.string(parts.segments[index - 1].whole))' must be the last segment")
                 }
-                if part.isCapture, parts.segments[..<index].contains(where: { $0.isCapture && bytes.equal($0.name, to: UnsafeBufferPointer(rebasing: bytes[part.name.start..<part.name.end])) }) {
+                if part.isCapture, parts.segments[..<index].contains(where: { $0.isCapture && bytes.equal($0.name, part.name) }) {
                     throw fail("the parameter name '\(bytes.string(part.name))' is used twice")
                 }
             }

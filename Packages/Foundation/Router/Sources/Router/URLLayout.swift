@@ -143,6 +143,11 @@ extension UnsafeBufferPointer<UInt8> {
         String(decoding: UnsafeBufferPointer(rebasing: self[range.start..<range.end]), as: UTF8.self)
     }
 
+    /// Whether the bytes in `a` and `b` are the same.
+    func equal(_ a: ByteRange, _ b: ByteRange) -> Bool {
+        equal(a, to: UnsafeBufferPointer(rebasing: self[b.start..<b.end]))
+    }
+
     /// Whether the bytes in `range` are `other`'s.
     func equal(_ range: ByteRange, to other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard range.end - range.start == other.count else { return false }
