@@ -14,6 +14,11 @@ import Router
                     let pattern = "shop://moving/\(round % 10)/:id"
                     try? router.register(pattern, owner: "writer") { _ in round }
                     _ = try router.unregister(pattern)
+                    // A batch whose last route collides with a stable one: added, then withdrawn.
+                    let batch = try ["shop://batch/\(round % 10)/list", "shop://stable/\(round % 100)"].map {
+                        try RouteRegistration($0, owner: "writer") { _ in round }
+                    }
+                    #expect(throws: RouterError.self) { try router.register(batch) }
                 }
             }
             for reader in 0..<8 {
@@ -22,6 +27,7 @@ import Router
                         let value = try await router.open("shop://stable/\((round + reader) % 100)", as: Int.self)
                         #expect(value == (round + reader) % 100)
                         _ = try router.match("shop://moving/\(round % 10)/7")
+                        #expect(try router.lookup("shop://batch/\(round % 10)/list") == nil)
                         let match = try router.lookup("shop://stable/\((round + reader) % 100)")
                         #expect(match?.pattern.text == "shop://stable/\((round + reader) % 100)")
                         _ = router.routes.count
