@@ -124,9 +124,12 @@ extension RoutePattern {
 }
 
 extension RoutePattern.Parts {
-    /// The scheme or host in `range` with ASCII letters lower-cased, handed to `body`; copies only when there are capitals.
-    func withLowercased<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard range.contains(uppercaseIn: bytes) else { return try body(UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])) }
-        return try bytes[range.start..<range.end].map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
+    /// The scheme or host in `range` as URLs are matched on it, handed to `body`: escapes decoded and
+    /// ASCII letters lower-cased, as ``RouteURL`` does; copies only when there is something to change.
+    func withLevelKey<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let written = UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])
+        let decoded = written.contains(UInt8(ascii: "%")) ? PercentCoding.decode(written, plusIsSpace: false).map { Array($0.utf8) } : nil
+        guard decoded != nil || range.contains(uppercaseIn: bytes) else { return try body(written) }
+        return try (decoded ?? Array(written)).map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
     }
 }

@@ -20,9 +20,9 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     public let text: String
 
     /// The lower-cased scheme.
-    public var scheme: String { withParts { $0.withLowercased($0.scheme) { String(decoding: $0, as: UTF8.self) } } }
+    public var scheme: String { withParts { $0.withLevelKey($0.scheme) { String(decoding: $0, as: UTF8.self) } } }
     /// The lower-cased host.
-    public var host: String { withParts { $0.withLowercased($0.host) { String(decoding: $0, as: UTF8.self) } } }
+    public var host: String { withParts { $0.withLevelKey($0.host) { String(decoding: $0, as: UTF8.self) } } }
     /// The segments after the host.
     public var segments: [Segment] { withParts { parts in parts.segments.map { $0.segment(parts.bytes) } } }
 
@@ -42,9 +42,13 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         if bytes[schemeEnd...].contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             throw fail("a pattern has no query or fragment; query parameters reach every route")
         }
+        guard !bytes.contains(0) else { throw fail("it contains a NUL byte, which no URL may; write it as %00") }
         try withParts(of: bytes) { parts in
             guard !parts.host.isEmpty else { throw fail("it has no host; the host is the route's first level") }
             guard !startsCapture(bytes[parts.host.start]) else { throw fail("the host '\(bytes.string(parts.host))' must be literal") }
+            if hasInvalidEscape(bytes[parts.host.start..<parts.host.end]) {
+                throw fail("the host '\(bytes.string(parts.host))' has an invalid percent-encoding")
+            }
             for (index, part) in parts.segments.enumerated() {
                 try validate(part, bytes, fail)
                 if index > 0, parts.segments[index - 1].kind == .wildcard {
@@ -110,7 +114,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     ///
     /// Throws ``RouterError/missingParameter(_:pattern:)`` when a capture has no value.
     public func url(with parameters: [String: String]) throws -> String {
-        var text = scheme + "://" + host
+        var text = scheme + "://" + PercentCoding.encode(host)
         for segment in segments {
             switch segment {
             case .literal(let literal):
@@ -157,10 +161,15 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             if literal.contains(where: { startsCapture($0) || $0 == UInt8(ascii: ">") }) {
                 throw fail("the literal '\(bytes.string(part.whole))' contains one of '<', '>', ':', '*'")
             }
-            if literal.contains(UInt8(ascii: "%")), PercentCoding.decode(literal, plusIsSpace: false) == nil {
+            if hasInvalidEscape(literal) {
                 throw fail("the literal '\(bytes.string(part.whole))' has an invalid percent-encoding")
             }
         }
+    }
+
+    /// Whether `bytes` has a `%` not followed by two hex digits, or escapes that decode to something not UTF-8.
+    private static func hasInvalidEscape(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        bytes.contains(UInt8(ascii: "%")) && PercentCoding.decode(bytes, plusIsSpace: false) == nil
     }
 
     /// `*`, `:` or `<`: the bytes that begin a wildcard or a parameter.

@@ -38,8 +38,8 @@ struct RouteTrie: Sendable {
     /// Inserts `pattern` as route `id`; returns the id already there when the shape is taken.
     mutating func insert(_ pattern: RoutePattern, types: [String: ParameterType], id: Int) throws -> Int? {
         try pattern.withParts { parts in
-            let scheme = parts.withLowercased(parts.scheme) { literalEdge(from: 0, $0) }
-            let host = parts.withLowercased(parts.host) { literalEdge(from: scheme.child, $0) }
+            let scheme = parts.withLevelKey(parts.scheme) { literalEdge(from: 0, $0) }
+            let host = parts.withLevelKey(parts.host) { literalEdge(from: scheme.child, $0) }
             var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)
             for part in parts.segments {
                 lastEdge = nil
@@ -73,8 +73,8 @@ struct RouteTrie: Sendable {
     @discardableResult
     mutating func remove(_ pattern: RoutePattern) -> Int? {
         pattern.withParts { parts in
-            guard let scheme = parts.withLowercased(parts.scheme, { existingLiteralEdge(from: 0, $0) }),
-                  let host = parts.withLowercased(parts.host, { existingLiteralEdge(from: scheme.child, $0) }) else {
+            guard let scheme = parts.withLevelKey(parts.scheme, { existingLiteralEdge(from: 0, $0) }),
+                  let host = parts.withLevelKey(parts.host, { existingLiteralEdge(from: scheme.child, $0) }) else {
                 return nil
             }
             var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)

@@ -23,6 +23,60 @@ import Router
         }
     }
 
+    private static let patternPieces = [
+        "shop://", "SHOP://", "x://", "://", "shop:", "/", "//", "?", "#", "%", "%2F", "%zz", "%C3%BC", "\u{0}", "p", "Cart",
+        ":", ":id", ":id2", ":1x", "<", ">", "<int:n>", "<uuid:u>", "<sku:s>", "<int>", "<:x>", "<int:id>", "*", "*rest", "*1",
+        "ü", " ", "a-b", "_", "..",
+    ]
+
+    /// Patterns are refused with a RouterError or work: every accepted one registers, is found by a
+    /// URL built from it, and is removed again; its parts read back consistently.
+    @Test func malformedPatternsAreRefusedOrWork() throws {
+        let count = Int(ProcessInfo.processInfo.environment["ROUTER_FUZZ_COUNT"] ?? "").map { $0 / 10 } ?? 20_000
+        var generator = SeededGenerator(state: 0xFACADE)
+        var accepted = 0
+        for _ in 0..<count {
+            // Most start like a pattern, so that most get past the scheme to the parts after it.
+            let start = generator.below(5) == 0 ? "" : generator.pick(["shop://", "SHOP://", "x://"])
+            let text = start + (0..<generator.below(8)).map { _ in generator.pick(Self.patternPieces) }.joined()
+            let pattern: RoutePattern
+            do {
+                pattern = try RoutePattern(parsing: text)
+            } catch is RouterError {
+                continue
+            }
+            accepted += 1
+            #expect(!pattern.host.isEmpty && pattern.scheme == pattern.scheme.lowercased(), "\(text.debugDescription)")
+            #expect(pattern.captureNames == pattern.segments.compactMap(\.captureName), "\(text.debugDescription)")
+            #expect(Set(pattern.captureNames).count == pattern.captureNames.count, "\(text.debugDescription)")
+            let router = Router()
+            do {
+                try router.register(text, owner: "fuzz") { _ in nil }
+            } catch let error as RouterError {
+                // Only an unknown parameter type may refuse an accepted pattern.
+                let unknownType = pattern.segments.contains { segment in
+                    if case .typed(_, let type) = segment { !["int", "uuid"].contains(type) } else { false }
+                }
+                #expect(unknownType, "\(text.debugDescription): \(error)")
+                continue
+            }
+            let values = Dictionary(uniqueKeysWithValues: pattern.segments.compactMap { segment -> (String, String)? in
+                switch segment {
+                case .literal: nil
+                case .parameter(let name), .wildcard(let name): (name, "v")
+                case .typed(let name, let type): (name, type == "int" ? "7" : "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+                }
+            })
+            let url = try pattern.url(with: values)
+            let match = try router.lookup(url)
+            #expect(match?.pattern == pattern, "\(text.debugDescription) -> \(url)")
+            for (name, value) in values { #expect(match?.parameter(name) == value, "\(text.debugDescription) -> \(url)") }
+            #expect(try router.unregister(text))
+            #expect(try router.lookup(url) == nil, "\(text.debugDescription) -> \(url)")
+        }
+        #expect(accepted > count / 10)
+    }
+
     @Test func malformedURLsNeverCrashTheRouter() async throws {
         let count = Int(ProcessInfo.processInfo.environment["ROUTER_FUZZ_COUNT"] ?? "") ?? 20_000
         let router = Router()

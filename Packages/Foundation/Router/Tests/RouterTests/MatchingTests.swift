@@ -23,6 +23,16 @@ import Testing
         #expect(try winner(router, "shop://p/a/b") == "shop://p/*rest")
     }
 
+    @Test func aPatternsHostIsDecodedAndLowerCasedAsAURLsIs() throws {
+        let router = try router(["shop://Caf%C3%A9/menu"])
+        #expect(try RoutePattern(parsing: "shop://Caf%C3%A9/menu").host == "café")
+        #expect(try winner(router, "shop://café/menu") == "shop://Caf%C3%A9/menu")
+        #expect(try router.lookup("shop://CAF%C3%A9/menu")?.pattern.text == "shop://Caf%C3%A9/menu")
+        #expect(try RoutePattern(parsing: "shop://Caf%C3%A9/menu").url(with: [:]) == "shop://caf%C3%A9/menu")
+        #expect(throws: RouterError.self) { try RoutePattern(parsing: "shop://caf%zz/menu") }
+        #expect(throws: RouterError.self) { try RoutePattern(parsing: "shop://a/b\u{0}c") }
+    }
+
     @Test func backtracksOutOfALiteralDeadEnd() throws {
         // vapor#3213 / routing-kit#92: '/:provider' and '/google/callback' must both keep working.
         let router = try router(["shop://auth/:provider", "shop://auth/google/callback"])
