@@ -6,6 +6,10 @@ extension RoutePattern {
         /// Empty when the pattern has no host (only in a pattern being validated).
         let host: ByteRange
         let segments: UnsafeBufferPointer<Part>
+        /// What the one scan saw, so that neither validation nor insertion reads the bytes again for it.
+        let hostIsEscaped: Bool
+        let hasQueryOrFragment: Bool
+        let hasNUL: Bool
     }
 
     /// One segment after the host, classified by its first byte.
@@ -19,9 +23,12 @@ extension RoutePattern {
         let name: ByteRange
         /// A typed parameter's type; empty otherwise.
         let type: ByteRange
+        /// Whether the segment has a `%`.
+        let isEscaped: Bool
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, _ whole: ByteRange) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>, _ whole: ByteRange, isEscaped: Bool) {
             self.whole = whole
+            self.isEscaped = isEscaped
             let afterFirst = ByteRange(start: whole.start + 1, end: whole.end)
             switch bytes[whole.start] {
             case UInt8(ascii: "*"):
@@ -44,7 +51,7 @@ extension RoutePattern {
         /// The literal's text with escapes decoded, handed to `body` as bytes; copies only an escaped literal.
         func withLiteralBytes<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
             let written = UnsafeBufferPointer(rebasing: bytes[whole.start..<whole.end])
-            guard written.contains(UInt8(ascii: "%")), let decoded = PercentCoding.decode(written, plusIsSpace: false) else {
+            guard isEscaped, let decoded = PercentCoding.decode(written, plusIsSpace: false) else {
                 return try body(written)
             }
             return try decoded.withUTF8Bytes(body)
@@ -73,23 +80,39 @@ extension RoutePattern {
     /// the scheme is empty and the host is the first segment.)
     static func withParts<R>(of bytes: UnsafeBufferPointer<UInt8>, _ body: (Parts) throws -> R) rethrows -> R {
         let separator = schemeEnd(bytes)
-        let rest = ByteRange(start: separator.map { $0 + 3 } ?? 0, end: bytes.count)
+        let restStart = separator.map { $0 + 3 } ?? 0
         // Segments are at least one byte and a slash each: no need to count them first.
-        return try withUnsafeTemporaryAllocation(of: Part.self, capacity: (rest.end - rest.start) / 2 + 1) { parts in
-            var host = ByteRange(start: rest.start, end: rest.start)
-            var count = 0
-            URLLayout.forEachSegment(bytes, in: rest) { segment in
-                if host.isEmpty {
-                    host = segment
-                } else {
-                    parts.initializeElement(at: count, to: Part(bytes, segment))
-                    count += 1
+        return try withUnsafeTemporaryAllocation(of: Part.self, capacity: (bytes.count - restStart) / 2 + 1) { parts in
+            var host = ByteRange(start: restStart, end: restStart)
+            var (count, start, escaped) = (0, restStart, false)
+            var (hostIsEscaped, hasQueryOrFragment, hasNUL) = (false, false, false)
+            // One pass: split at '/' (skipping empty segments) and note '%', '?', '#' and NUL on the way.
+            for index in restStart...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "/")
+                guard byte == UInt8(ascii: "/") else {
+                    switch byte {
+                    case UInt8(ascii: "%"): escaped = true
+                    case UInt8(ascii: "?"), UInt8(ascii: "#"): hasQueryOrFragment = true
+                    case 0: hasNUL = true
+                    default: break
+                    }
+                    continue
                 }
-                return true
+                if index > start {
+                    let segment = ByteRange(start: start, end: index)
+                    if host.isEmpty {
+                        (host, hostIsEscaped) = (segment, escaped)
+                    } else {
+                        parts.initializeElement(at: count, to: Part(bytes, segment, isEscaped: escaped))
+                        count += 1
+                    }
+                }
+                (start, escaped) = (index + 1, false)
             }
             return try body(Parts(
                 bytes: bytes, scheme: ByteRange(start: 0, end: separator ?? 0), host: host,
-                segments: UnsafeBufferPointer(rebasing: parts[..<count])))
+                segments: UnsafeBufferPointer(rebasing: parts[..<count]),
+                hostIsEscaped: hostIsEscaped, hasQueryOrFragment: hasQueryOrFragment, hasNUL: hasNUL))
         }
     }
 
@@ -106,7 +129,7 @@ extension RoutePattern {
             guard start < index, bytes[start] == UInt8(ascii: ":") || bytes[start] == UInt8(ascii: "<") || bytes[start] == UInt8(ascii: "*") else {
                 continue
             }
-            if !body(Part(bytes, ByteRange(start: start, end: index)).name) { return }
+            if !body(Part(bytes, ByteRange(start: start, end: index), isEscaped: false).name) { return }
         }
     }
 
@@ -128,7 +151,7 @@ extension RoutePattern.Parts {
     /// ASCII letters lower-cased, as ``RouteURL`` does; copies only when there is something to change.
     func withLevelKey<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let written = UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])
-        let decoded = written.contains(UInt8(ascii: "%")) ? PercentCoding.decode(written, plusIsSpace: false).map { Array($0.utf8) } : nil
+        let decoded = range == host && hostIsEscaped ? PercentCoding.decode(written, plusIsSpace: false).map { Array($0.utf8) } : nil
         guard decoded != nil || range.contains(uppercaseIn: bytes) else { return try body(written) }
         return try (decoded ?? Array(written)).map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
     }

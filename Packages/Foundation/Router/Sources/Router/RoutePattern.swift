@@ -39,14 +39,13 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         guard let schemeEnd = schemeEnd(bytes) else { throw fail("it has no scheme; write it like 'shop://product/:id'") }
         let scheme = ByteRange(start: 0, end: schemeEnd)
         guard URLLayout.isValidScheme(bytes, scheme) else { throw fail("'\(bytes.string(scheme))' is not a valid scheme") }
-        if bytes[schemeEnd...].contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            throw fail("a pattern has no query or fragment; query parameters reach every route")
-        }
-        guard !bytes.contains(0) else { throw fail("it contains a NUL byte, which no URL may; write it as %00") }
         try withParts(of: bytes) { parts in
+            guard !parts.hasQueryOrFragment else { throw fail("a pattern has no query or fragment; query parameters reach every route") }
+            guard !parts.hasNUL else { throw fail("it contains a NUL byte, which no URL may; write it as %00") }
             guard !parts.host.isEmpty else { throw fail("it has no host; the host is the route's first level") }
+            let host = bytes[parts.host.start..<parts.host.end]
             guard !startsCapture(bytes[parts.host.start]) else { throw fail("the host '\(bytes.string(parts.host))' must be literal") }
-            if hasInvalidEscape(bytes[parts.host.start..<parts.host.end]) {
+            if parts.hostIsEscaped && PercentCoding.decode(host, plusIsSpace: false) == nil {
                 throw fail("the host '\(bytes.string(parts.host))' has an invalid percent-encoding")
             }
             for (index, part) in parts.segments.enumerated() {
@@ -161,15 +160,10 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             if literal.contains(where: { startsCapture($0) || $0 == UInt8(ascii: ">") }) {
                 throw fail("the literal '\(bytes.string(part.whole))' contains one of '<', '>', ':', '*'")
             }
-            if hasInvalidEscape(literal) {
+            if part.isEscaped && PercentCoding.decode(literal, plusIsSpace: false) == nil {
                 throw fail("the literal '\(bytes.string(part.whole))' has an invalid percent-encoding")
             }
         }
-    }
-
-    /// Whether `bytes` has a `%` not followed by two hex digits, or escapes that decode to something not UTF-8.
-    private static func hasInvalidEscape(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        bytes.contains(UInt8(ascii: "%")) && PercentCoding.decode(bytes, plusIsSpace: false) == nil
     }
 
     /// `*`, `:` or `<`: the bytes that begin a wildcard or a parameter.
