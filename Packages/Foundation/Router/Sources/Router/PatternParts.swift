@@ -120,16 +120,15 @@ extension RoutePattern {
     ///
     /// What reading a match's parameters needs, without the rest of ``withParts(of:_:)``.
     static func forEachCaptureName(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (ByteRange) -> Bool) {
-        guard var index = schemeEnd(bytes).map({ $0 + 3 }) else { return }
-        while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }  // the host
-        while index < bytes.count {
-            let start = index + 1
-            index = start
-            while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
-            guard start < index, bytes[start] == UInt8(ascii: ":") || bytes[start] == UInt8(ascii: "<") || bytes[start] == UInt8(ascii: "*") else {
-                continue
+        // A host never starts like a capture, so it needs no telling apart from the segments.
+        var start = (schemeEnd(bytes) ?? -3) + 3
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+            if end > start, startsCapture(bytes[start]), !body(Part(bytes, ByteRange(start: start, end: end), isEscaped: false).name) {
+                return
             }
-            if !body(Part(bytes, ByteRange(start: start, end: index), isEscaped: false).name) { return }
+            start = end + 1
         }
     }
 

@@ -167,7 +167,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     }
 
     /// `*`, `:` or `<`: the bytes that begin a wildcard or a parameter.
-    private static func startsCapture(_ byte: UInt8) -> Bool {
+    static func startsCapture(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "*") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "<")
     }
 
