@@ -33,7 +33,7 @@ public final class Router: Sendable {
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
 
-        /// Adds `entry` as the next route; throws, changing nothing, when its shape is taken or a type unknown.
+        /// Adds `entry` as the next route; throws, adding no route, when its shape is taken or names an unknown type.
         mutating func add(_ entry: RouteRegistration) throws {
             if let existing = try trie.insert(entry.pattern, types: types, id: entries.count) {
                 let other = entries[existing]
