@@ -28,9 +28,10 @@ struct RouteTrie: Sendable {
     /// The typed edges of each node that has any, sorted by type.
     private var typedEdges: [[TypedEdge]] = []
 
-    /// Makes room for `count` more routes at once: a node and a literal edge each, as most routes add.
+    /// Makes room for `count` more routes at once: a literal edge each, as most routes add, and
+    /// two nodes each (a route with a parameter adds two; room never used is never touched).
     mutating func reserveCapacity(forAdding count: Int) {
-        let needed = nodes.count + count
+        let needed = nodes.count + 2 * count
         if needed > nodes.capacity { nodes.reserveCapacity(max(needed, nodes.capacity * 2)) }
         literals.reserveCapacity(forAdding: count)
     }

@@ -33,21 +33,28 @@ public final class Router: Sendable {
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
 
-        /// Adds `entry` as the next route; throws, adding no route, when its shape is taken or names an unknown type.
-        mutating func add(_ entry: RouteRegistration) throws {
-            if let existing = try trie.insert(entry.pattern, types: types, id: entries.count) {
-                let other = entries[existing]
-                throw RouterError.duplicateRoute(
-                    pattern: entry.pattern.text, owner: entry.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
+        /// Adds `routes` as the next routes, all of them or, when one's shape is taken or names an
+        /// unknown type, none: the routes put in the trie by then are withdrawn before the error is thrown.
+        mutating func add(_ routes: some Collection<RouteRegistration>) throws {
+            let first = entries.count
+            func registered(_ id: Int) -> RouteRegistration {
+                id < first ? entries[id] : routes[routes.index(routes.startIndex, offsetBy: id - first)]
             }
-            entries.append(entry)
-        }
-
-        /// Makes room for `count` more routes at once, growing geometrically as appending does.
-        mutating func reserveCapacity(forAdding count: Int) {
-            let needed = entries.count + count
-            if needed > entries.capacity { entries.reserveCapacity(max(needed, entries.capacity * 2)) }
-            trie.reserveCapacity(forAdding: count)
+            for (offset, route) in routes.enumerated() {
+                do {
+                    if let existing = try trie.insert(route.pattern, types: types, id: first + offset) {
+                        let other = registered(existing)
+                        throw RouterError.duplicateRoute(
+                            pattern: route.pattern.text, owner: route.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
+                    }
+                } catch {
+                    // Each route inserted had a shape of its own, so removing by shape takes out only them.
+                    for inserted in routes.prefix(offset) { trie.remove(inserted.pattern) }
+                    throw error
+                }
+            }
+            // A table's first routes keep the caller's array (no copy, no fresh memory to fault in).
+            if entries.isEmpty { entries = Array(routes) } else { entries.append(contentsOf: routes) }
         }
     }
 
@@ -76,7 +83,7 @@ public final class Router: Sendable {
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
         let entry = RouteRegistration(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
-        try changeRoutes { table in try table.add(entry) }
+        try changeRoutes { table in try table.add(CollectionOfOne(entry)) }
     }
 
     /// Registers a typed route: the handler gets the route value decoded from the URL.
@@ -91,19 +98,11 @@ public final class Router: Sendable {
     /// or names an unknown parameter type, none of them: the table is left as it was.
     ///
     /// The way to register a module's routes, and the fast way to build a large table: one lock,
-    /// and room made for every route at once.
+    /// room made for every route at once, and the first routes of a table kept in the array given.
     public func register(_ routes: [RouteRegistration]) throws {
         try changeRoutes { table in
-            let first = table.entries.count
-            table.reserveCapacity(forAdding: routes.count)
-            do {
-                for route in routes { try table.add(route) }
-            } catch {
-                // Each route added had a shape of its own, so removing by shape takes out only them.
-                for added in table.entries[first...] { table.trie.remove(added.pattern) }
-                table.entries.removeSubrange(first...)
-                throw error
-            }
+            table.trie.reserveCapacity(forAdding: routes.count)
+            try table.add(routes)
         }
     }
 
