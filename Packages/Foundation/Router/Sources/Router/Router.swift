@@ -33,28 +33,35 @@ public final class Router: Sendable {
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
 
+        /// Adds `route` as the next route; throws, adding no route, when its shape is taken or names an unknown type.
+        mutating func add(_ route: RouteRegistration) throws {
+            if let existing = try trie.insert(route.pattern, types: types, id: entries.count) {
+                throw Self.collision(route, with: entries[existing])
+            }
+            entries.append(route)
+        }
+
         /// Adds `routes` as the next routes, all of them or, when one's shape is taken or names an
         /// unknown type, none: the routes put in the trie by then are withdrawn before the error is thrown.
-        mutating func add(_ routes: some Collection<RouteRegistration>) throws {
+        mutating func add(_ routes: [RouteRegistration]) throws {
             let first = entries.count
-            func registered(_ id: Int) -> RouteRegistration {
-                id < first ? entries[id] : routes[routes.index(routes.startIndex, offsetBy: id - first)]
-            }
             for (offset, route) in routes.enumerated() {
                 do {
                     if let existing = try trie.insert(route.pattern, types: types, id: first + offset) {
-                        let other = registered(existing)
-                        throw RouterError.duplicateRoute(
-                            pattern: route.pattern.text, owner: route.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
+                        throw Self.collision(route, with: existing < first ? entries[existing] : routes[existing - first])
                     }
                 } catch {
                     // Each route inserted had a shape of its own, so removing by shape takes out only them.
-                    for inserted in routes.prefix(offset) { trie.remove(inserted.pattern) }
+                    for inserted in routes[..<offset] { trie.remove(inserted.pattern) }
                     throw error
                 }
             }
             // A table's first routes keep the caller's array (no copy, no fresh memory to fault in).
-            if entries.isEmpty { entries = Array(routes) } else { entries.append(contentsOf: routes) }
+            if entries.isEmpty { entries = routes } else { entries.append(contentsOf: routes) }
+        }
+
+        private static func collision(_ route: RouteRegistration, with other: RouteRegistration) -> RouterError {
+            .duplicateRoute(pattern: route.pattern.text, owner: route.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
         }
     }
 
@@ -83,7 +90,7 @@ public final class Router: Sendable {
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
         let entry = RouteRegistration(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
-        try changeRoutes { table in try table.add(CollectionOfOne(entry)) }
+        try changeRoutes { table in try table.add(entry) }
     }
 
     /// Registers a typed route: the handler gets the route value decoded from the URL.
