@@ -4,9 +4,6 @@
 /// in the URL, so matching a literal allocates nothing and costs the same whether a node has one
 /// child or ten thousand. A key's first and last 8 bytes live in its slot, so keys of up to 16
 /// bytes (nearly all) are compared without reading the shared arena that holds the longer ones.
-/// Beside the slots, one byte per slot holds 7 bits of its key's hash (0 when empty), as Swiss
-/// tables do: probing reads that small array, and a slot only when its tag matches, so a miss
-/// usually touches no slot at all, however large the table.
 struct LiteralEdges: Sendable {
     /// Where an edge leads: the child node, and the route that ends there (or -1), copied from the
     /// child so that matching a URL's last segment reads no node.
@@ -34,24 +31,19 @@ struct LiteralEdges: Sendable {
     }
 
     private var slots = [Slot](repeating: Slot(), count: 16)
-    /// Per slot: 0 when empty, else 0x80 | 7 high bits of the key's hash.
-    private var tags = [UInt8](repeating: 0, count: 16)
     private var longKeys: [UInt8] = []
     private var count = 0
 
     /// Read-only access to the table for the duration of `body`, without reference counting.
     func withView<R>(_ body: (View) -> R) -> R {
         slots.withUnsafeBufferPointer { slots in
-            tags.withUnsafeBufferPointer { tags in
-                longKeys.withUnsafeBufferPointer { longKeys in body(View(slots: slots, tags: tags, longKeys: longKeys)) }
-            }
+            longKeys.withUnsafeBufferPointer { longKeys in body(View(slots: slots, longKeys: longKeys)) }
         }
     }
 
     /// The table as plain pointers, valid inside ``withView(_:)``.
     struct View {
         fileprivate let slots: UnsafeBufferPointer<Slot>
-        fileprivate let tags: UnsafeBufferPointer<UInt8>
         fileprivate let longKeys: UnsafeBufferPointer<UInt8>
 
         /// The edge from `parent` along `key`, or nil.
@@ -62,22 +54,17 @@ struct LiteralEdges: Sendable {
         /// The slot of the edge from `parent` along `key`, or nil.
         func index(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int? {
             let index = indexOrVacancy(of: parent, key, words)
-            return tags[index] == 0 ? nil : index
+            return slots[index].parent < 0 ? nil : index
         }
 
         /// The slot of the edge from `parent` along `key`, or the empty slot where it would go.
         func indexOrVacancy(of parent: Int32, _ key: UnsafeBufferPointer<UInt8>, _ words: KeyWords) -> Int {
             let mask = slots.count - 1
-            let hash = words.slot(parent: parent)
-            let tag = LiteralEdges.tag(hash)
-            var index = hash & mask
+            var index = words.slot(parent: parent) & mask
             while true {
-                let found = tags[index]
-                if found == 0 { return index }
-                if found == tag {
-                    let slot = slots[index]
-                    if slot.parent == parent, slot.holds(words), !slot.isLong || isLongKey(slot, key) { return index }
-                }
+                let slot = slots[index]
+                if slot.parent < 0 { return index }
+                if slot.parent == parent, slot.holds(words), !slot.isLong || isLongKey(slot, key) { return index }
                 index = (index &+ 1) & mask
             }
         }
@@ -94,14 +81,13 @@ struct LiteralEdges: Sendable {
         if (count + 1) * 4 > slots.count * 3 { grow(to: slots.count * 2) }
         let words = KeyWords(key)
         let index = withView { $0.indexOrVacancy(of: parent, key, words) }
-        guard tags[index] == 0 else { return index }
+        guard slots[index].parent < 0 else { return index }
         var slot = Slot(parent: parent, child: newChild, length: words.length, head: words.head, tail: words.tail)
         if slot.isLong {
             slot.tail = UInt64(longKeys.count)
             longKeys.append(contentsOf: key)
         }
         slots[index] = slot
-        tags[index] = Self.tag(words.slot(parent: parent))
         count += 1
         return index
     }
@@ -125,22 +111,14 @@ struct LiteralEdges: Sendable {
 
     private mutating func place(_ slot: Slot, _ key: KeyWords) {
         let mask = slots.count - 1
-        let hash = key.slot(parent: slot.parent)
-        var index = hash & mask
-        while tags[index] != 0 { index = (index &+ 1) & mask }
+        var index = key.slot(parent: slot.parent) & mask
+        while slots[index].parent >= 0 { index = (index &+ 1) & mask }
         slots[index] = slot
-        tags[index] = Self.tag(hash)
-    }
-
-    /// A slot's tag: never 0, which marks an empty slot; from the hash bits the slot index does not use.
-    fileprivate static func tag(_ hash: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80
     }
 
     private mutating func grow(to size: Int) {
         let old = slots
         slots = [Slot](repeating: Slot(), count: size)
-        tags = [UInt8](repeating: 0, count: size)
         for slot in old where slot.parent >= 0 {
             let key = slot.isLong
                 ? longKeys.withUnsafeBufferPointer { KeyWords(UnsafeBufferPointer(rebasing: $0[Int(slot.tail)...].prefix(Int(slot.length)))) }
