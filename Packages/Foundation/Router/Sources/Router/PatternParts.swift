@@ -50,11 +50,7 @@ extension RoutePattern {
 
         /// The literal's text with escapes decoded, handed to `body` as bytes; copies only an escaped literal.
         func withLiteralBytes<R>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-            let written = UnsafeBufferPointer(rebasing: bytes[whole.start..<whole.end])
-            guard isEscaped, let decoded = PercentCoding.decode(written, plusIsSpace: false) else {
-                return try body(written)
-            }
-            return try decoded.withUTF8Bytes(body)
+            try RoutePattern.withDecoded(bytes, whole, isEscaped: isEscaped, body)
         }
 
         /// The segment as the public ``RoutePattern/Segment`` enumeration.
@@ -145,13 +141,24 @@ extension RoutePattern {
     }
 }
 
+extension RoutePattern {
+    /// The bytes in `range`, escapes decoded when `isEscaped`, handed to `body`; copies only an escaped range.
+    static func withDecoded<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: ByteRange, isEscaped: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+    ) rethrows -> R {
+        let written = UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])
+        guard isEscaped, let decoded = PercentCoding.decode(written, plusIsSpace: false) else { return try body(written) }
+        return try decoded.withUTF8Bytes(body)
+    }
+}
+
 extension RoutePattern.Parts {
     /// The scheme or host in `range` as URLs are matched on it, handed to `body`: escapes decoded and
     /// ASCII letters lower-cased, as ``RouteURL`` does; copies only when there is something to change.
     func withLevelKey<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let written = UnsafeBufferPointer(rebasing: bytes[range.start..<range.end])
-        let decoded = range == host && hostIsEscaped ? PercentCoding.decode(written, plusIsSpace: false).map { Array($0.utf8) } : nil
-        guard decoded != nil || range.contains(uppercaseIn: bytes) else { return try body(written) }
-        return try (decoded ?? Array(written)).map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
+        try RoutePattern.withDecoded(bytes, range, isEscaped: range == host && hostIsEscaped) { key in
+            guard key.contains(where: URLLayout.isASCIIUppercase) else { return try body(key) }
+            return try key.map(URLLayout.asciiLowercased).withUnsafeBufferPointer(body)
+        }
     }
 }
