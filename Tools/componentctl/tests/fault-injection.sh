@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Kills componentctl during pin, unpin, release and sync, at every transaction step and at random
-# moments, and checks that the workspace (components.yaml, components.lock, Package.swift, the
-# pinned checkouts, the tags) is always exactly as before or exactly as after, never in between.
-# The next command after a kill rolls an interrupted change back (here: `componentctl list`).
+# Kills componentctl during pin, unpin, release and sync, at every transaction step, between a
+# temporary file's creation and its rename, inside libgit2's write of the release tag (strace kills
+# the process at the lock file's creation, its link to the ref, or its removal), and at random
+# moments. Checks that the workspace (components.yaml, components.lock, Package.swift, the pinned
+# checkouts, the branch, the index, the tags) is always exactly as before or exactly as after, never
+# in between, and that no stray file is left (temporaries, backups, git lock files).
+# The next command after a kill rolls an interrupted change back (here: `componentctl list`); when
+# it names a stale git lock file to remove, the script does what it says, as a user would.
 set -euo pipefail
 trap 'echo "fault-injection: stopped by a failing command at line $LINENO (status $?)" >&2' ERR
 trials=${TRIALS:-120}
@@ -10,8 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 workspace=$(cd "$here/../.." && pwd)
 swift build --package-path "$here" --product componentctl 2>&1 | tail -1
 tool="$here/.build/debug/componentctl"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=${FAULT_WORK:-$(mktemp -d)}
+[ -n "${FAULT_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 
 # A repository with two releases of user, a live change after them, and a pinned variant.
 base="$work/base"
@@ -19,27 +23,41 @@ mkdir -p "$base"
 (cd "$workspace" && git ls-files -z | xargs -0 -I{} cp --parents {} "$base/")
 cd "$base"
 git init -q && git config user.name Fault && git config user.email fault@example.com && git add -A && git commit -qm base
-"$tool" release user 1.0.1 > /dev/null && git commit -qam r1
-"$tool" release user 1.1.0 > /dev/null && git commit -qam r2
+"$tool" release user 1.0.1 > /dev/null
+"$tool" release user 1.1.0 > /dev/null
 echo "// live" >> Packages/Business/User/Sources/User/UserModule.swift && git commit -qam live
 pinned="$work/pinned"
 cp -a "$base" "$pinned" && "$tool" --root "$pinned" pin user 1.1.0 > /dev/null
 unsynced="$work/unsynced"
 cp -a "$pinned" "$unsynced" && rm -rf "$unsynced/Packages/.pin-user-1.1.0"
 
-state() {  # a hash of everything a command may change; tags by the commit they name
+# A hash of everything a command may change. Commits by their tree, parents and subject (a release made
+# in two copies gets two ids, from two times); every path outside .git but the workspace lock, so a
+# stray temporary or backup shows; git's lock files.
+state() {
   (cd "$1"
    sha256sum components.yaml Package.swift 2>/dev/null
    [ -f components.lock ] && sha256sum components.lock
-   find Packages -maxdepth 1 -name '.pin-*' | sort
    find Packages -path '*/.pin-*' -type f -print0 | sort -z | xargs -0 -r sha256sum
    find Packages -path '*/.pin-*' -type l -printf '%p -> %l\n' | sort
-   git for-each-ref refs/tags --format='%(refname) %(*objectname)' || echo "tags unreadable"
+   find . -path ./.git -prune -o -print | grep -v '^\./\.componentctl/lock$' | sort
+   find .git -name '*.lock' | sort
+   git log -1 --format='%T %s' HEAD; git log -1 --format='%T' HEAD~1
+   git ls-files -s | sha256sum
+   for tag in $(git tag -l | sort); do echo "$tag $(git rev-parse "$tag^{tree}")"; done
   ) | sha256sum | cut -d' ' -f1
+}
+recover() {  # the next command rolls back; a stale git lock it names is removed as it says, then again
+  local advice
+  advice=$("$tool" --root "$1" list 2>&1 > /dev/null || true)
+  if grep -q "rm '" <<< "$advice"; then
+    grep -o "rm '[^']*'" <<< "$advice" | sed "s/^rm '//; s/'\$//" | sort -u | while read -r lock; do rm -f "$lock"; done
+    "$tool" --root "$1" list > /dev/null 2>&1 || true
+  fi
 }
 
 operations=("base|pin user 1.1.0" "pinned|pin user 1.0.1" "pinned|unpin user" "base|release user 1.2.0" "unsynced|sync")
-points=(prepared journal tag remove add write committed random)
+points=(prepared journal advance tag remove add temp write index committed random)
 passed=0; failed=0; before_count=0; after_count=0
 for trial in $(seq "$trials"); do
   entry=${operations[$((RANDOM % ${#operations[@]}))]}
@@ -50,18 +68,27 @@ for trial in $(seq "$trials"); do
   # shellcheck disable=SC2086
   "$tool" --root "$expected" $command > /dev/null
   after=$(state "$expected"); before=$(state "$subject")
-  if (( trial % 2 )); then
+  if (( trial % 3 == 1 )); then
     point=${points[$((RANDOM % ${#points[@]}))]}
     # shellcheck disable=SC2086
     (COMPONENTCTL_FAULT=$point "$tool" --root "$subject" $command || true) > /dev/null 2>&1
     how="at $point"
+  elif (( trial % 3 == 2 )) && [[ $command == release* ]] && command -v strace > /dev/null; then
+    # Inside libgit2's tag write, on its lock file: its creation (openat), its link to the ref (link), its removal (unlink).
+    calls=(openat link unlink)
+    call=${calls[$((RANDOM % 3))]}
+    lock="$subject/.git/refs/tags/user@1.2.0.lock"
+    # shellcheck disable=SC2086
+    (strace -f -qq -o /dev/null -P "$lock" -e trace=$call -e inject=$call:signal=KILL:when=1 \
+      "$tool" --root "$subject" $command || true) > /dev/null 2>&1
+    how="inside the tag write (at $call of its lock file)"
   else
     delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.005 + (r % 120) / 1000 }')
     # shellcheck disable=SC2086
     (timeout -s KILL "$delay" "$tool" --root "$subject" $command || true) > /dev/null 2>&1
     how="after ${delay}s"
   fi
-  "$tool" --root "$subject" list > /dev/null 2>&1 || true   # recovers an interrupted change
+  recover "$subject"
   now=$(state "$subject")
   if [ "$now" = "$before" ]; then
     passed=$((passed + 1)); before_count=$((before_count + 1))

@@ -52,12 +52,20 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The workspace root (default: the nearest folder upwards holding components.yaml).")
     var root: String?
 
-    /// Loads the workspace, first rolling back a change an interrupted run left half-done.
+    /// Loads the workspace for a command that only reads it, first rolling back a change an interrupted
+    /// run left half-done. When that rollback cannot run, the command still reads the workspace as it is,
+    /// with a warning saying why.
     func workspace() throws -> Workspace {
         let root = try WorkspaceLoader.locateRoot(explicit: root)
         if let lock = try? WorkspaceLock(root: root) {
-            try withExtendedLifetime(lock) {
-                try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
+            withExtendedLifetime(lock) {
+                do {
+                    if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
+                        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+                    }
+                } catch {
+                    FileHandle.standardError.write(Data("warning: \(error)\nwarning: showing the workspace as it is on disk, before the rollback.\n".utf8))
+                }
             }
         }
         return try WorkspaceLoader.load(root: root)
@@ -68,7 +76,9 @@ struct GlobalOptions: ParsableArguments {
         let root = try WorkspaceLoader.locateRoot(explicit: root)
         let lock = try WorkspaceLock(root: root)
         defer { withExtendedLifetime(lock) {} }
-        try WorkspaceTransaction.recoverIfNeeded(root: root) { try GitRepository(containing: root) }
+        if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
+            FileHandle.standardError.write(Data("note: \(note)\n".utf8))
+        }
         return try body(try VersionedWorkspace(WorkspaceLoader.load(root: root)))
     }
 }

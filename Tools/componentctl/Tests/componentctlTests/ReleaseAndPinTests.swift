@@ -12,26 +12,32 @@ import TestSupport
     private func releasedRepository() throws -> Scratch {
         let scratch = try Scratch.sampleRepository()
         #expect(try tool(scratch, "release", "user", "1.0.1").status == 0)
-        try scratch.git("commit", "-qam", "user 1.0.1")
         try scratch.write("Packages/Business/User/run-demo.sh", "#!/bin/sh\nswift run UserDemo\n")
         try scratch.run("/bin/chmod", ["755", scratch.root.appendingPathComponent("Packages/Business/User/run-demo.sh").path])
         try scratch.run("/bin/ln", ["-s", "Sources/User", scratch.root.appendingPathComponent("Packages/Business/User/source-link").path])
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "scripts")
         #expect(try tool(scratch, "release", "user", "1.1.0", "-m", "Hello").status == 0)
-        try scratch.git("commit", "-qam", "user 1.1.0")
         try scratch.replace(in: "Packages/Business/User/Sources/User/UserModule.swift", "Signed in as", with: "Welcome,")
         try scratch.git("commit", "-qam", "live change")
         return scratch
     }
 
-    @Test func releaseMakesAnAnnotatedTagAndEditsOnlyTheVersionLine() throws {
+    @Test func releaseCommitsTheVersionAndTagsThatCommit() throws {
         let scratch = try Scratch.sampleRepository()
         let before = try scratch.read("components.yaml")
+        let head = try scratch.git("rev-parse", "HEAD")
         let result = try tool(scratch, "release", "user", "1.2.0", "-m", "Better sign-in")
         #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("git push origin"))
         #expect(try scratch.git("cat-file", "-t", "user@1.2.0") == "tag\n")
         #expect(try scratch.git("tag", "-l", "-n1", "user@1.2.0").contains("Better sign-in"))
+        // The tag names a new commit on the branch, whose only change is the version line, and the tree is clean.
+        #expect(try scratch.git("rev-parse", "user@1.2.0^{commit}") == (try scratch.git("rev-parse", "HEAD")))
+        #expect(try scratch.git("rev-parse", "HEAD~1") == head)
+        #expect(try scratch.git("diff", "--name-only", "HEAD~1", "HEAD") == "components.yaml\n")
+        #expect(try scratch.git("show", "user@1.2.0:components.yaml") == (try scratch.read("components.yaml")))
+        #expect(try scratch.git("status", "--porcelain").isEmpty)
         #expect(try scratch.read("components.yaml") == before.replacingOccurrences(
             of: "    path: Packages/Business/User\n    layer: business\n    interface: user-interface\n    version: 1.0.0",
             with: "    path: Packages/Business/User\n    layer: business\n    interface: user-interface\n    version: 1.2.0"))
@@ -40,11 +46,10 @@ import TestSupport
     @Test func releaseRefusals() throws {
         let scratch = try Scratch.sampleRepository()
         #expect(try tool(scratch, "release", "user", "1.2.0").status == 0)
-        try scratch.git("commit", "-qam", "release")
         let state = try scratch.snapshot()
 
         let older = try tool(scratch, "release", "user", "1.1.9")
-        #expect(older.status == 3)
+        #expect(older.status == 2)
         #expect(older.error == "error: Version 1.1.9 of 'user' must be greater than its last release, 1.2.0.\n")
         #expect(try tool(scratch, "release", "user", "1.2").status == 2)
         let unknown = try tool(scratch, "release", "usr", "2.0.0")
@@ -114,17 +119,18 @@ import TestSupport
         let state = try scratch.snapshot()
 
         let unknown = try tool(scratch, "pin", "user", "1.4.0")
-        #expect(unknown.status == 3)
-        #expect(unknown.error.contains("Unknown version 1.4.0 of 'user': there is no tag user@1.4.0. Released: 1.1.0, 1.0.1."))
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("'user' has no release 1.4.0 in this clone (no tag user@1.4.0). Released here: 1.1.0, 1.0.1."))
+        #expect(unknown.error.contains("componentctl release user 1.4.0"))
 
         let shared = try tool(scratch, "pin", "storage", "1.0.0")
-        #expect(shared.status == 3)
+        #expect(shared.status == 2)
         #expect(shared.error.contains("cart, order, session, user depend on it"))
 
         try scratch.replace(in: "components.yaml", "    path: Packages/Interfaces/UserInterface\n    layer: business\n    kind: interface\n    version: 1.0.0",
                             with: "    path: Packages/Interfaces/UserInterface\n    layer: business\n    kind: interface\n    version: 2.0.0")
         let incompatible = try tool(scratch, "pin", "user", "1.1.0")
-        #expect(incompatible.status == 3)
+        #expect(incompatible.status == 2)
         #expect(incompatible.error.contains("user@1.1.0 was built against user-interface 1.0.0; the workspace has 2.0.0, which is not compatible"))
         try scratch.git("checkout", "components.yaml")
         #expect(try tool(scratch, "pin", "user", "1.1", "--dry-run").status == 2)

@@ -44,7 +44,6 @@ import TestSupport
     @Test func statusCountsUnreleasedCommitsAndLocalChanges() throws {
         let scratch = try Scratch.sampleRepository()
         #expect(try tool(scratch, ["release", "cart", "1.1.0"]).status == 0)
-        try scratch.git("commit", "-qam", "release cart")
         try scratch.write("Packages/Business/Cart/Sources/Cart/A.swift", "// a\n")
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "a")

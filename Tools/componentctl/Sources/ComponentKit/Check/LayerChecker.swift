@@ -151,7 +151,7 @@ public struct LayerChecker: Sendable {
         var seen: [String: (owner: String, pattern: String, place: String)] = [:]
         var findings: [Diagnostic] = []
         for component in workspace.components {
-            let owner = workspace.components.first { $0.interface == component.name }?.name ?? component.name
+            let owner = workspace.implementation(of: component.name)?.name ?? component.name
             for target in analysis.packages[component.name]?.targets ?? [] {
                 for file in target.files {
                     for route in file.routes {

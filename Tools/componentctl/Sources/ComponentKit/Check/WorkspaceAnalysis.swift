@@ -100,8 +100,12 @@ public struct WorkspaceAnalysis: Sendable {
             }
             manifest = try ManifestReader.read(Array(data))
         } catch {
-            let diagnostic = Diagnostic(path: manifestPath, line: 1, column: 1, message: "cannot read the manifest of '\(component.name)': \(error)",
-                                        fix: "declare the package as 'let package = Package(...)'", rule: "unreadable-manifest")
+            let location = (error as? ManifestError)?.location ?? ManifestLocation(line: 1, column: 1)
+            let diagnostic = Diagnostic(path: manifestPath, line: location.line, column: location.column,
+                                        message: "cannot read the manifest of '\(component.name)': \(error)",
+                                        fix: "make it a valid Package.swift declaring 'let package = Package(...)' "
+                                            + "(swift package --package-path \(component.path) describe shows the compiler's view)",
+                                        rule: "unreadable-manifest")
             return (package, diagnostic)
         }
         package.manifest = manifest

@@ -161,24 +161,23 @@ public final class GitRepository {
 
     /// Creates the annotated tag `name` on `commit`; fails if it exists.
     public func createAnnotatedTag(_ name: String, commit: GitOID, message: String) throws {
-        var signature: UnsafeMutablePointer<git_signature>?
-        guard git_signature_default(&signature, pointer) == 0, let signature else {
-            throw GitError(message: "git has no identity to sign the release tag with. Set one: git config user.name 'Your Name' && git config user.email you@example.com")
-        }
+        let signature = try defaultSignature()
         defer { git_signature_free(signature) }
         var oid = commit.raw
         var target: OpaquePointer?
         try check(git_object_lookup(&target, pointer, &oid, GIT_OBJECT_COMMIT), "find commit \(commit.short)")
         defer { git_object_free(target) }
         var created = git_oid()
-        try check(git_tag_create(&created, pointer, name, target, signature, message, 0), "create tag '\(name)'")
+        guard git_tag_create(&created, pointer, name, target, signature, message, 0) == 0 else {
+            throw lockAwareError(reference: "refs/tags/\(name)", "create tag '\(name)'")
+        }
     }
 
     /// Deletes the tag `name` if it exists.
     public func deleteTag(_ name: String) throws {
         let status = git_tag_delete(pointer, name)
         if status == GIT_ENOTFOUND.rawValue { return }
-        try check(status, "delete tag '\(name)'")
+        guard status == 0 else { throw lockAwareError(reference: "refs/tags/\(name)", "delete tag '\(name)'") }
     }
 
     /// The commits reachable from `head` and not from `base` that change something under `path`.
@@ -369,12 +368,12 @@ public final class GitRepository {
         }
     }
 
-    private func check(_ status: Int32, _ what: String) throws {
+    func check(_ status: Int32, _ what: String) throws {
         guard status < 0 else { return }
         throw GitError(message: "git could not \(what): \(Self.lastError())")
     }
 
-    private static func lastError() -> String {
+    static func lastError() -> String {
         guard let error = git_error_last(), let message = error.pointee.message else { return "unknown error" }
         return String(cString: message)
     }

@@ -33,8 +33,18 @@ public struct PinLock: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(PinLock.self, from: data)
         } catch {
-            throw ToolError("\(fileName) is not valid (\(error)). Restore it from git, or delete it and run 'componentctl sync'.", exitCode: 2)
+            throw ToolError("\(fileName) is not a valid lock file (\(JSONOutput.summary(of: error))). "
+                + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", exitCode: 2)
         }
+    }
+
+    /// The lock of `workspace`, every entry checked (``PinCheckout/validate(_:of:in:)``) before anything acts on it.
+    public static func loadValidated(_ workspace: Workspace) throws -> PinLock {
+        let lock = try load(root: workspace.root)
+        for (name, entry) in lock.pins.sorted(by: { $0.key < $1.key }) {
+            try PinCheckout.validate(entry, of: name, in: workspace)
+        }
+        return lock
     }
 
     /// The file's bytes.
@@ -54,12 +64,12 @@ public enum PinLayout {
         let ups = dependencyPaths.map { path in path.split(separator: "/").prefix { $0 == ".." }.count }.max() ?? 2
         let levels = max(ups, 2)
         guard levels <= parts.count else {
-            throw ToolError("Cannot pin '\(component.name)': a dependency path leaves the workspace.", exitCode: 3)
+            throw ToolError("Cannot pin '\(component.name)': a dependency path of that release leaves the workspace.", exitCode: 2)
         }
         guard ups != 1 else {
             let sibling = dependencyPaths.first { $0.split(separator: "/").prefix { $0 == ".." }.count == 1 } ?? "../"
             throw ToolError("Cannot pin '\(component.name)': it depends on the sibling folder '\(sibling)', which a checkout beside "
-                + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", exitCode: 3)
+                + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", exitCode: 2)
         }
         let keep = parts.count - levels
         let middle = parts[(keep + 1)..<(parts.count - 1)]

@@ -24,28 +24,31 @@ public struct PinPlan: Sendable {
 
 /// Resolves, stages and checks pins.
 public enum PinPlanner {
-    /// The name of the file in a pin folder recording the tree its checkout holds.
-    static let treeMarker = ".tree"
-
     /// Resolves `component@version` and reads the manifest it had.
     public static func plan(_ context: VersionedWorkspace, component: Component, version: SemanticVersion) throws -> PinPlan {
         let releases = try context.releases(of: component)
-        guard let release = releases.first(where: { $0.version == version }) else {
+        guard let release = releases.first(where: { $0.version == version && $0.version.description == version.description }) else {
+            if let near = releases.first(where: { $0.version == version }) {
+                throw ToolError("There is no tag \(component.name)@\(version); \(component.name) \(near.version.description.split(separator: "+")[0]) "
+                    + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", exitCode: 2)
+            }
             let known = releases.map(\.version.description)
-            throw ToolError("Unknown version \(version) of '\(component.name)': there is no tag \(component.name)@\(version). "
-                + (known.isEmpty ? "It has no release yet." : "Released: \(known.joined(separator: ", ")).")
-                + " See 'componentctl versions \(component.name)'.", exitCode: 3)
+            throw ToolError("'\(component.name)' has no release \(version) in this clone (no tag \(component.name)@\(version)). "
+                + (known.isEmpty ? "" : "Released here: \(known.joined(separator: ", ")). ")
+                + context.fetchTagsAdvice + " To make that release from this commit: componentctl release \(component.name) \(version).",
+                exitCode: 2)
         }
         let path = context.repositoryPath(of: component)
         guard let tree = try context.repository.tree(of: release.resolved.commit, path: path),
               let bytes = try context.repository.file(at: path + "/Package.swift", in: release.resolved.commit) else {
-            throw ToolError("\(release.tag) has no package at '\(component.path)'; was the component moved since?", exitCode: 3)
+            throw ToolError("\(release.tag) has no package at '\(component.path)': the component was moved since. "
+                + "Pin a release made after the move.", exitCode: 2)
         }
         let manifest: PackageManifest
         do {
             manifest = try ManifestReader.read(bytes)
         } catch {
-            throw ToolError("The Package.swift of \(release.tag) cannot be read: \(error)", exitCode: 3)
+            throw ToolError("The Package.swift of \(release.tag) cannot be read (\(error)); pin another release.", exitCode: 2)
         }
         let checkout = try PinLayout.checkoutPath(
             for: component, version: version.description, dependencyPaths: manifest.dependencies.compactMap(\.path))
@@ -60,16 +63,20 @@ public enum PinPlanner {
         let target = pinFolder.appendingPathComponent(inside)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try context.repository.materialize(tree: plan.tree, into: target)
-        try Data((plan.tree.hex + "\n").utf8).write(to: pinFolder.appendingPathComponent(treeMarker))
+        let marker = try PinCheckout.markerBytes(component: plan.component.name, version: plan.release.version.description, tree: plan.tree.hex)
+        try marker.write(to: pinFolder.appendingPathComponent(PinCheckout.markerName))
         return pinFolder
     }
 
-    /// Whether the checkout of `entry` is on disk and holds its tree.
-    public static func isMaterialized(_ entry: PinLock.Entry, root: URL) -> Bool {
-        let marker = root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout)).appendingPathComponent(treeMarker)
-        guard let data = FileManager.default.contents(atPath: marker.path) else { return false }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == entry.tree
-            && FileManager.default.fileExists(atPath: root.appendingPathComponent(entry.checkout).appendingPathComponent("Package.swift").path)
+    /// What is wrong with the checkout of `entry` on disk: nil when it holds exactly the entry's tree, else
+    /// a reason ("missing", or the paths that differ, compared by git object id).
+    public static func checkoutProblem(_ entry: PinLock.Entry, of name: String, root: URL, repository: GitRepository) throws -> String? {
+        let pinFolder = PinLayout.pinFolder(ofCheckout: entry.checkout)
+        guard let marker = PinCheckout.marker(ofPinFolder: pinFolder, root: root), marker.component == name, marker.tree == entry.tree,
+              let tree = GitOID(hex: entry.tree) else { return "missing" }
+        let differences = try repository.differences(between: tree, and: root.appendingPathComponent(entry.checkout))
+        guard !differences.isEmpty else { return nil }
+        return "edited (" + differences.prefix(5).joined(separator: ", ") + (differences.count > 5 ? ", and \(differences.count - 5) more" : "") + ")"
     }
 
     /// Components that depend on `component` in the live workspace: pinning it would give SwiftPM two
@@ -80,7 +87,7 @@ public enum PinPlanner {
             throw ToolError("Cannot pin '\(component.name)': \(dependents.joined(separator: ", ")) depend\(dependents.count == 1 ? "s" : "") on it. "
                 + "SwiftPM identifies a package by its folder name, so the integrated build would see two packages named "
                 + "'\(component.folderName)' and silently keep only one. Pin components nothing else depends on (business implementations).",
-                exitCode: 3)
+                exitCode: 2)
         }
     }
 

@@ -20,24 +20,22 @@ public enum PinService {
         let problems = try PinPlanner.incompatibilities(plan, staged: staged, context: context, analysis: analysis)
         guard problems.isEmpty else {
             throw ToolError("Cannot pin \(name) \(version); the live workspace no longer satisfies it:\n"
-                + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", exitCode: 3)
+                + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", exitCode: 2)
         }
         let summary = "\(name) \(version) (\(plan.release.tag), commit \(plan.release.resolved.commit.short)) at \(plan.checkout)"
         if dryRun { return CommandResult(output: "Would pin \(summary). Nothing was changed (--dry-run).\n") }
 
         let root = context.workspace.root
-        var lock = try PinLock.load(root: root)
+        var lock = try PinLock.loadValidated(context.workspace)
         let previous = lock.pins[name]
         lock.pins[name] = plan.lockEntry
-        var transaction = WorkspaceTransaction(root: root)
+        var transaction = WorkspaceTransaction(root: root, summary: "pin \(name) \(version)")
         transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace))
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
-        if let previous, FileManager.default.fileExists(atPath: root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: previous.checkout)).path) {
-            transaction.remove(folder: PinLayout.pinFolder(ofCheckout: previous.checkout))
-        }
-        if previous?.checkout != plan.checkout, FileManager.default.fileExists(atPath: root.appendingPathComponent(plan.pinFolder).path) {
-            transaction.remove(folder: plan.pinFolder)
+        let previousFolder = previous.map { PinLayout.pinFolder(ofCheckout: $0.checkout) }
+        for folder in Set([previousFolder, plan.pinFolder].compactMap { $0 }).sorted() where PinCheckout.exists(root.appendingPathComponent(folder)) {
+            transaction.remove(pinFolder: folder)
         }
         transaction.add(folder: staged, at: plan.pinFolder)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)
@@ -48,17 +46,17 @@ public enum PinService {
     public static func unpin(_ context: VersionedWorkspace, name: String, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult {
         let component = try context.component(name)
         let root = context.workspace.root
-        var lock = try PinLock.load(root: root)
+        var lock = try PinLock.loadValidated(context.workspace)
         let entry = lock.pins.removeValue(forKey: name)
         guard component.pin != nil || entry != nil else {
             return CommandResult(output: "'\(name)' is not pinned; nothing to do.\n")
         }
-        var transaction = WorkspaceTransaction(root: root)
+        var transaction = WorkspaceTransaction(root: root, summary: "unpin \(name)")
         transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.removing("pin", of: name, in: context.workspace))
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
-        if let entry, FileManager.default.fileExists(atPath: root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout)).path) {
-            transaction.remove(folder: PinLayout.pinFolder(ofCheckout: entry.checkout))
+        if let entry, PinCheckout.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {
+            transaction.remove(pinFolder: PinLayout.pinFolder(ofCheckout: entry.checkout))
         }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         return CommandResult(output: "Unpinned \(name): the integrated build uses \(component.path) again.\n")
@@ -69,10 +67,11 @@ public enum PinService {
     public static func sync(_ context: VersionedWorkspace, check: Bool, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult {
         let workspace = context.workspace
         let root = workspace.root
-        let lock = try PinLock.load(root: root)
+        let lock = try PinLock.loadValidated(workspace)
         var newLock = PinLock()
         var changes: [String] = []
-        var transaction = WorkspaceTransaction(root: root)
+        var warnings: [String] = []
+        var transaction = WorkspaceTransaction(root: root, summary: "sync")
         var staging: [URL] = []
         defer { for folder in staging { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) } }
 
@@ -80,8 +79,8 @@ public enum PinService {
             guard let pin = component.pin, let version = SemanticVersion(pin) else { continue }
             let tag = "\(component.name)@\(version)"
             guard let resolved = try context.repository.resolveTag(tag) else {
-                throw ToolError("'\(component.name)' is pinned at \(version), but there is no tag \(tag). Fetch the tags (git fetch --tags) "
-                    + "or unpin it: componentctl unpin \(component.name).", exitCode: 3)
+                throw ToolError("'\(component.name)' is pinned at \(version), but this clone has no tag \(tag). "
+                    + context.fetchTagsAdvice + " Or unpin it: componentctl unpin \(component.name).", exitCode: 3)
             }
             var entry: PinLock.Entry
             if let locked = lock.pins[component.name], locked.version == version.description {
@@ -95,23 +94,28 @@ public enum PinService {
                 entry = try PinPlanner.plan(context, component: component, version: version).lockEntry
                 changes.append("record \(tag) in components.lock")
             }
-            newLock.pins[component.name] = entry
-            if !PinPlanner.isMaterialized(entry, root: root) {
-                changes.append("materialize \(tag) at \(entry.checkout)")
+            if let problem = try PinPlanner.checkoutProblem(entry, of: component.name, root: root, repository: context.repository) {
+                changes.append(problem == "missing" ? "materialize \(tag) at \(entry.checkout)" : "restore \(entry.checkout), \(problem), to \(tag)")
                 if !check {
                     let plan = try PinPlanner.plan(context, component: component, version: version)
                     entry = plan.lockEntry
                     let staged = try PinPlanner.stage(plan, context)
                     staging.append(staged)
-                    if FileManager.default.fileExists(atPath: root.appendingPathComponent(plan.pinFolder).path) { transaction.remove(folder: plan.pinFolder) }
+                    if PinCheckout.exists(root.appendingPathComponent(plan.pinFolder)) { transaction.remove(pinFolder: plan.pinFolder) }
                     transaction.add(folder: staged, at: plan.pinFolder)
                 }
             }
+            newLock.pins[component.name] = entry
         }
         let expected = Set(newLock.pins.values.map { PinLayout.pinFolder(ofCheckout: $0.checkout) })
         for stale in pinFolders(workspace).subtracting(expected).sorted() {
-            changes.append("remove the stale checkout \(stale)")
-            transaction.remove(folder: stale)
+            if PinCheckout.isMarked(pinFolder: stale, root: root) {
+                changes.append("remove the stale checkout \(stale)")
+                transaction.remove(pinFolder: stale)
+            } else {
+                warnings.append("warning: '\(stale)' is named like a pinned checkout, but componentctl did not make it "
+                    + "(no \(PinCheckout.markerName) marker), so it is left alone. Rename it if it is yours.\n")
+            }
         }
         if newLock != lock {
             if newLock.pins.keys.sorted() != lock.pins.keys.sorted() || changes.isEmpty { changes.append("update components.lock") }
@@ -123,13 +127,15 @@ public enum PinService {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
         }
+        let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {
-            guard !changes.isEmpty else { return CommandResult(output: "In sync: \(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s").\n") }
-            return CommandResult(output: "Out of date; run 'componentctl sync' to:\n" + changes.map { "  - \($0)\n" }.joined(), exitCode: 1)
+            guard !changes.isEmpty else { return CommandResult(output: "In sync: \(pins).\n", errors: warnings.joined()) }
+            return CommandResult(output: "Out of date; run 'componentctl sync' to:\n" + changes.map { "  - \($0)\n" }.joined(),
+                                 errors: warnings.joined(), exitCode: 1)
         }
-        guard !transaction.isEmpty else { return CommandResult(output: "Already in sync: \(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s").\n") }
+        guard !transaction.isEmpty else { return CommandResult(output: "Already in sync: \(pins).\n", errors: warnings.joined()) }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
-        return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined())
+        return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined(), errors: warnings.joined())
     }
 
     private static func regeneratedManifest(_ workspace: Workspace, lock: PinLock) throws -> [UInt8] {

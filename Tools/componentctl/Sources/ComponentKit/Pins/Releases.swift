@@ -43,14 +43,36 @@ public struct VersionedWorkspace {
         return component
     }
 
-    /// Every release of `component`, newest first (semantic-version order; tags that are no version are ignored).
-    public func releases(of component: Component) throws -> [Release] {
+    /// Every release of `component`, newest first (semantic-version order), and a warning for each tag of
+    /// its prefix that is no release (a name that is not a version, a tag naming a tree or a blob).
+    public func scanReleases(of component: Component) throws -> (releases: [Release], warnings: [String]) {
         let prefix = component.name + "@"
-        return try repository.tagNames(prefix: prefix).compactMap { tag in
+        var warnings: [String] = []
+        let releases = try repository.tagNames(prefix: prefix).sorted().compactMap { tag -> Release? in
             let text = String(tag.dropFirst(prefix.count))
-            guard !text.contains("/"), let version = SemanticVersion(text), let resolved = try repository.resolveTag(tag) else { return nil }
-            return Release(version: version, tag: tag, resolved: resolved)
-        }.sorted { $0.version > $1.version }
+            guard let version = SemanticVersion(text), version.description == text else {
+                warnings.append("warning: skipped the tag '\(tag)': '\(text)' is not a semantic version, so it is no release of '\(component.name)'.\n")
+                return nil
+            }
+            do {
+                guard let resolved = try repository.resolveTag(tag) else { return nil }
+                return Release(version: version, tag: tag, resolved: resolved)
+            } catch {
+                warnings.append("warning: skipped the tag '\(tag)': it does not name a commit (\(error)). Inspect it with 'git cat-file -p \(tag)'.\n")
+                return nil
+            }
+        }
+        return (releases.sorted { $0.version > $1.version }, warnings)
+    }
+
+    /// Every release of `component`, newest first, skipping tags that are no release.
+    public func releases(of component: Component) throws -> [Release] { try scanReleases(of: component).releases }
+
+    /// What to do when this clone lacks a release's tag: fetch the tags, saying so when the clone is shallow.
+    public var fetchTagsAdvice: String {
+        repository.isShallow
+            ? "This is a shallow clone, which usually has no release tags: fetch them with 'git fetch --tags --unshallow'."
+            : "If it was released in another clone, fetch the tags: git fetch --tags."
     }
 
     /// Parses `text` as a version, or fails with exit 2.
@@ -76,42 +98,65 @@ public enum ReleaseService {
     public static func versions(_ context: VersionedWorkspace, name: String, json: Bool) throws -> CommandResult {
         let component = try context.component(name)
         let formatter = ISO8601DateFormatter()
-        let rows = try context.releases(of: component).map {
+        let scan = try context.scanReleases(of: component)
+        let rows = scan.releases.map {
             Row(version: $0.version.description, tag: $0.tag, commit: $0.resolved.commit.hex, date: formatter.string(from: $0.resolved.date))
         }
-        if json { return CommandResult(output: try JSONOutput.string(rows)) }
+        let warnings = scan.warnings.joined()
+        if json { return CommandResult(output: try JSONOutput.string(rows), errors: warnings) }
         guard !rows.isEmpty else {
-            return CommandResult(output: "'\(name)' has no release yet. Make one with 'componentctl release \(name) 1.0.0'.\n")
+            return CommandResult(output: noReleaseText(component, context), errors: warnings)
         }
         let table = [["VERSION", "COMMIT", "DATE"]] + rows.map { [$0.version, String($0.commit.prefix(10)), $0.date] }
-        return CommandResult(output: TextTable.render(table))
+        return CommandResult(output: TextTable.render(table), errors: warnings)
     }
 
-    /// Tags HEAD as `name@version` and writes `version:` in components.yaml, all or nothing.
+    /// What `versions` and `status` say of a component with no release tag in this clone.
+    static func noReleaseText(_ component: Component, _ context: VersionedWorkspace) -> String {
+        let recorded = component.version.map { " components.yaml records version \($0), but that is only the number a first release would follow;" } ?? ""
+        return "'\(component.name)' has no release in this clone (no tag \(component.name)@<version>).\(recorded) "
+            + "Make one with 'componentctl release \(component.name) <version>'. \(context.fetchTagsAdvice)\n"
+    }
+
+    /// Releases `name` at `version` in one consistent step: commits the new `version:` of components.yaml
+    /// on top of HEAD (that file alone), then tags that commit `name@version`, all or nothing.
+    ///
+    /// The tagged tree therefore says the version it is tagged with, and the working tree stays clean.
     public static func release(
         _ context: VersionedWorkspace, name: String, version text: String, message: String?, faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         let component = try context.component(name)
         let version = try VersionedWorkspace.version(text)
         let releases = try context.releases(of: component)
-        if let last = releases.first, version <= last.version {
-            throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", exitCode: 3)
+        if let same = releases.first(where: { $0.version == version }) {
+            throw ToolError("'\(name)' \(version) is released already (tag \(same.tag) on \(same.resolved.commit.short)); "
+                + "release a greater version than \(releases[0].version).", exitCode: 2)
+        }
+        if let last = releases.first, version < last.version {
+            throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", exitCode: 2)
         }
         let path = context.repositoryPath(of: component)
-        let changed = try context.repository.changedFiles(under: path)
+        let manifestPath = context.repositoryPath(WorkspaceLoader.fileName)
+        let changed = try context.repository.changedFiles(under: path) + context.repository.changedFiles(under: manifestPath)
         guard changed.isEmpty else {
-            throw ToolError("'\(name)' has uncommitted changes; commit or stash them before releasing:\n"
-                + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), exitCode: 3)
+            throw ToolError("'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
+                + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), exitCode: 3)
         }
-        let head = try context.repository.headCommit()
-        guard try context.repository.tree(of: head, path: path) != nil else {
+        let head = try context.repository.headReference()
+        guard try context.repository.tree(of: head.commit, path: path) != nil else {
             throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", exitCode: 3)
         }
         let tag = "\(name)@\(version)"
-        var transaction = WorkspaceTransaction(root: context.workspace.root)
-        transaction.createTag(tag, commit: head, message: message ?? "Release \(name) \(version)")
-        transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace))
+        let yaml = try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace)
+        let summary = message ?? "Release \(name) \(version)"
+        let commit = try context.repository.commit(replacing: manifestPath, with: yaml, message: summary, parent: head.commit)
+        var transaction = WorkspaceTransaction(root: context.workspace.root, summary: "release \(name) \(version)")
+        transaction.advance(head.name, from: head.commit, to: commit, staging: manifestPath)
+        transaction.createTag(tag, commit: commit, message: summary)
+        transaction.write(WorkspaceLoader.fileName, yaml)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)
-        return CommandResult(output: "Released \(name) \(version): tag \(tag) on \(head.short). components.yaml now says version: \(version); commit it.\n")
+        let branch = head.name.hasPrefix("refs/heads/") ? String(head.name.dropFirst("refs/heads/".count)) : "HEAD"
+        return CommandResult(output: "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) "
+            + "in components.yaml, and tagged it \(tag). Share both: git push origin \(branch) \(tag)\n")
     }
 }

@@ -12,31 +12,44 @@ public enum RootManifest {
             throw ToolError("Package.swift has no '\(begin)' ... '\(end)' block; add one around the component dependencies.", exitCode: 2)
         }
         let block = text[start.upperBound..<stop.lowerBound]
+        let index = ComponentPaths(workspace)
         var lines: [String] = []
         for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(try rewrite(String(line), workspace: workspace, checkouts: checkouts))
+            lines.append(try rewrite(String(line), index: index, checkouts: checkouts))
         }
         return String(text[..<start.upperBound]) + lines.joined(separator: "\n") + String(text[stop.lowerBound...])
     }
 
-    private static func rewrite(_ line: String, workspace: Workspace, checkouts: [String: String]) throws -> String {
+    private static func rewrite(_ line: String, index: ComponentPaths, checkouts: [String: String]) throws -> String {
         guard let call = line.range(of: ".package(path: \""), let close = line.range(of: "\")", range: call.upperBound..<line.endIndex) else {
             return line
         }
         let path = String(line[call.upperBound..<close.lowerBound])
-        guard let component = component(at: path, in: workspace) else {
+        guard let component = index.component(at: path) else {
             throw ToolError("The generated block of Package.swift names '\(path)', which is no component in components.yaml.", exitCode: 2)
         }
         let target = checkouts[component.name] ?? component.path
         return line.replacingCharacters(in: call.upperBound..<close.lowerBound, with: target)
     }
 
-    /// The component a block path names: its live folder, or one of its pinned checkouts.
-    static func component(at path: String, in workspace: Workspace) -> Component? {
-        if let live = workspace.components.first(where: { $0.path == path }) { return live }
-        let parts = path.split(separator: "/")
-        guard let pin = parts.first(where: { $0.hasPrefix(".pin-") }) else { return nil }
-        return workspace.components.first { pin.hasPrefix(".pin-\($0.name)-") && $0.folderName == parts.last.map(String.init) }
+}
+
+/// Components by the paths a generated block may name, built once per manifest (one scan per line
+/// would make regenerating the block quadratic in the number of components).
+struct ComponentPaths {
+    private let byPath: [String: Component]
+    private let byFolderName: [String: [Component]]
+
+    init(_ workspace: Workspace) {
+        byPath = Dictionary(workspace.components.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        byFolderName = Dictionary(grouping: workspace.components, by: \.folderName)
     }
 
+    /// The component whose live folder, or pinned checkout (`.pin-<name>-<version>/…/<Folder>`), is `path`.
+    func component(at path: String) -> Component? {
+        if let live = byPath[path] { return live }
+        let parts = path.split(separator: "/")
+        guard let pin = parts.first(where: { $0.hasPrefix(".pin-") }), let folder = parts.last else { return nil }
+        return byFolderName[String(folder)]?.first { pin.hasPrefix(".pin-\($0.name)-") }
+    }
 }

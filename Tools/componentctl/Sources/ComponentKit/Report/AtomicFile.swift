@@ -2,27 +2,57 @@ import Foundation
 
 /// Writes files so that a reader or a crash sees either the old content or the new, never a mix.
 public enum AtomicFile {
-    /// Writes `data` to a temporary file beside `url`, flushes it, then renames it over `url`.
-    public static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw WorkspaceError.unreadable(path: temporary.path, reason: "cannot create a temporary file in \(folder.path)")
+    /// Writes `data` to a temporary file, flushes it, then renames it over `url`.
+    ///
+    /// A link at `url` is written through: its target gets the new content and the link stays. The file
+    /// keeps its permissions (a new one gets 0644). The temporary file is made in `temporaryFolder` when
+    /// given (the workspace's state folder, where recovery removes what a killed run left), else beside
+    /// the file; `beforeRename` runs between the two steps (the fault-injection tests kill there).
+    public static func write(_ data: Data, to url: URL, temporaryFolder: URL? = nil, beforeRename: () -> Void = {}) throws {
+        let target = url.resolvingSymlinksInPath()
+        var status = stat()
+        let mode = stat(target.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
+        if let temporaryFolder {
+            try? FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+            do {
+                return try write(data, to: target, mode: mode, in: temporaryFolder, shown: url, beforeRename: beforeRename)
+            } catch let failure as RenameAcrossDevices {
+                _ = failure  // the link's target is on another file system: a rename only works from beside it
+            }
         }
+        try write(data, to: target, mode: mode, in: target.deletingLastPathComponent(), shown: url, beforeRename: beforeRename)
+    }
+
+    private struct RenameAcrossDevices: Error {}
+
+    private static func write(_ data: Data, to target: URL, mode: mode_t, in folder: URL, shown: URL, beforeRename: () -> Void) throws {
+        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw failure(shown, "cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno)))") }
+        var renamed = false
+        defer { if !renamed { unlink(temporary.path) } }
         do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-            if let attributes = try? FileManager.default.attributesOfItem(atPath: url.path), let permissions = attributes[.posixPermissions] {
-                try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
+            defer { close(descriptor) }
+            var written = 0
+            try data.withUnsafeBytes { bytes in
+                while written < bytes.count {
+                    let count = Foundation.write(descriptor, bytes.baseAddress?.advanced(by: written), bytes.count - written)
+                    guard count > 0 else { throw failure(shown, String(cString: strerror(errno))) }
+                    written += count
+                }
             }
-            guard rename(temporary.path, url.path) == 0 else {
-                throw WorkspaceError.unreadable(path: url.path, reason: "cannot replace the file: \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(shown, String(cString: strerror(errno))) }
         }
+        beforeRename()
+        guard rename(temporary.path, target.path) == 0 else {
+            if errno == EXDEV { throw RenameAcrossDevices() }
+            throw failure(shown, "cannot replace the file: \(String(cString: strerror(errno)))")
+        }
+        renamed = true
+    }
+
+    private static func failure(_ url: URL, _ reason: String) -> ToolError {
+        ToolError("Cannot write '\(url.path)': \(reason). Make sure its folder is writable and the disk has room, then run the command again.",
+                  exitCode: 3)
     }
 }

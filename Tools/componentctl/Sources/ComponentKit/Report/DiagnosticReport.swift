@@ -95,4 +95,19 @@ public enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
+
+    /// A one-line account of why decoding failed (Foundation's own description is a nested dump).
+    public static func summary(of error: any Error) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            path.isEmpty ? "at the top level" : "at '" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "'"
+        }
+        switch error {
+        case DecodingError.keyNotFound(let key, let context): return "'\(key.stringValue)' is missing \(place(context.codingPath))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "a value of the wrong type \(place(context.codingPath))"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "it is not JSON" : "a malformed value \(place(context.codingPath))"
+        default: return "it cannot be decoded"
+        }
+    }
 }

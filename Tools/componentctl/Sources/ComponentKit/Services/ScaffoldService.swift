@@ -48,7 +48,7 @@ public enum ScaffoldService {
             if withInterface { packages[1].files = templates.plainInterface(layer: layer) }
         }
 
-        var transaction = WorkspaceTransaction(root: workspace.root)
+        var transaction = WorkspaceTransaction(root: workspace.root, summary: "new \(name)")
         for package in packages {
             let staged = try WorkspaceTransaction.stagingFolder(root: workspace.root).appendingPathComponent((package.folder as NSString).lastPathComponent)
             for (path, text) in package.files {

@@ -4,10 +4,12 @@
 public enum ManifestReader {
     /// The manifest in `bytes`.
     public static func read(_ bytes: [UInt8]) throws -> PackageManifest {
+        var rawTexts: [String] = []
         let tokens = bytes.withUnsafeBufferPointer { buffer in
             var lexer = SwiftLexer(buffer)
             var tokens: [Token] = []
             while let token = lexer.next() {
+                rawTexts.append(lexer.text(token.range))
                 let text: String
                 switch token.kind {
                 case .string: text = lexer.stringValue(token) ?? ""
@@ -17,6 +19,7 @@ public enum ManifestReader {
             }
             return tokens
         }
+        try ManifestSyntax.check(tokens, rawTexts: rawTexts)
         var parser = Parser(tokens: tokens)
         let statements = parser.parseFile()
         return try Interpreter(bindings: parser.bindings).manifest(from: statements)

@@ -109,5 +109,13 @@ public struct TargetDependency: Sendable, Hashable {
 public struct ManifestError: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
+    /// Where, when known.
+    public var location: ManifestLocation?
     public var description: String { message }
+
+    /// An error saying `message`, at `location` when known.
+    public init(message: String, location: ManifestLocation? = nil) {
+        self.message = message
+        self.location = location
+    }
 }

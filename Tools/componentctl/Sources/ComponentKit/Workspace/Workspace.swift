@@ -89,15 +89,43 @@ public struct Workspace: Sendable {
     /// The layering rules.
     public var rules: LayerRules
     /// Every component, in file order.
-    public var components: [Component]
+    public var components: [Component] { didSet { indexes = Self.indexes(of: components) } }
     /// The raw bytes of components.yaml, for in-place edits.
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
     public var document: YAMLNode
+    // Look-ups by name and by interface run once per edge and per import: a scan each would make checks quadratic.
+    private var indexes: (byName: [String: Int], byInterface: [String: Int])
+
+    /// A workspace of `components`, as components.yaml at `root` declares it.
+    public init(root: URL, name: String, scheme: String, rules: LayerRules, components: [Component], fileBytes: [UInt8], document: YAMLNode) {
+        self.root = root
+        self.name = name
+        self.scheme = scheme
+        self.rules = rules
+        self.components = components
+        self.fileBytes = fileBytes
+        self.document = document
+        indexes = Self.indexes(of: components)
+    }
+
+    private static func indexes(of components: [Component]) -> (byName: [String: Int], byInterface: [String: Int]) {
+        var byName: [String: Int] = [:], byInterface: [String: Int] = [:]
+        for (index, component) in components.enumerated() {
+            if byName[component.name] == nil { byName[component.name] = index }
+            if let interface = component.interface, byInterface[interface] == nil { byInterface[interface] = index }
+        }
+        return (byName, byInterface)
+    }
 
     /// The component called `name`, if any.
     public func component(named name: String) -> Component? {
-        components.first { $0.name == name }
+        indexes.byName[name].map { components[$0] }
+    }
+
+    /// The implementation whose `interface:` names `interface`, if any.
+    public func implementation(of interface: String) -> Component? {
+        indexes.byInterface[interface].map { components[$0] }
     }
 
     /// The absolute folder of `component`.

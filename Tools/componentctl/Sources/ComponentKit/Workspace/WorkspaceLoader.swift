@@ -173,7 +173,7 @@ private struct SchemaReader {
         let byName = Dictionary(components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for component in components {
             guard let interface = component.interface else { continue }
-            let location = componentMap.scalarEntries.first { $0.0.value == component.name }?.1.start ?? component.location
+            var location: SourceLocation { componentMap.scalarEntries.first { $0.0.value == component.name }?.1.start ?? component.location }
             guard let target = byName[interface] else {
                 let hint = Suggestion.closest(to: interface, in: Array(byName.keys)).map { "did you mean '\($0)'?" } ?? "add the interface component or remove the key"
                 error(at: location, "interface '\(interface)' of '\(component.name)' is not a component", fix: hint)

@@ -1,26 +1,31 @@
 import Foundation
 
-/// A change to several files, folders and a git tag that happens entirely or not at all.
+/// A change to several files, folders, a branch and a git tag that happens entirely or not at all.
 ///
-/// Everything new is prepared first (staged folders, backups of the files to replace); then a
-/// journal saying how to undo it is written; then the change is applied; deleting the journal is
-/// the commit point. A process killed half-way leaves the journal behind, and the next command
-/// (``recoverIfNeeded(root:)``) rolls the workspace back to where it was.
+/// Everything new is prepared first (staged folders, backups of the files to replace, a commit
+/// object); then a journal saying how to undo it is written; then the change is applied; deleting
+/// the journal is the commit point. A process killed half-way leaves the journal behind, and the
+/// next command (``recoverIfNeeded(root:repository:)``) rolls the workspace back to where it was.
+/// Every temporary file lives in `.componentctl/`, which recovery empties.
 public struct WorkspaceTransaction {
     /// The workspace root.
     public let root: URL
+    /// What the change is, in the user's words (`release user 1.2.0`), for recovery's messages.
+    public let summary: String
     private var writes: [(path: String, bytes: [UInt8])] = []
     private var additions: [(staged: URL, path: String)] = []
     private var removals: [String] = []
     private var tag: Journal.Tag?
+    private var advance: Journal.Advance?
 
-    /// A transaction on the workspace at `root`.
-    public init(root: URL) {
+    /// A transaction on the workspace at `root`, described as `summary`.
+    public init(root: URL, summary: String) {
         self.root = root
+        self.summary = summary
     }
 
     /// Whether the transaction changes nothing.
-    public var isEmpty: Bool { writes.isEmpty && additions.isEmpty && removals.isEmpty && tag == nil }
+    public var isEmpty: Bool { writes.isEmpty && additions.isEmpty && removals.isEmpty && tag == nil && advance == nil }
 
     /// Replaces (or creates) the file at `path`, relative to the root.
     public mutating func write(_ path: String, _ bytes: [UInt8]) { writes.append((path, bytes)) }
@@ -28,180 +33,147 @@ public struct WorkspaceTransaction {
     /// Moves the staged folder `staged` to `path`, relative to the root, which must not exist.
     public mutating func add(folder staged: URL, at path: String) { additions.append((staged, path)) }
 
-    /// Removes the folder at `path`, relative to the root.
-    public mutating func remove(folder path: String) { removals.append(path) }
+    /// Removes the pin folder at `path`, relative to the root; the commit refuses unless componentctl made it.
+    public mutating func remove(pinFolder path: String) { removals.append(path) }
 
     /// Creates an annotated tag as part of the change (deleted again on rollback).
     public mutating func createTag(_ name: String, commit: GitOID, message: String) {
         tag = Journal.Tag(name: name, commit: commit.hex, message: message)
     }
 
+    /// Moves the branch `reference` from `old` to the prepared commit `new` and stages `path` (the one file
+    /// the commit changes) in the index; both are undone on rollback.
+    public mutating func advance(_ reference: String, from old: GitOID, to new: GitOID, staging path: String) {
+        advance = Journal.Advance(reference: reference, from: old.hex, to: new.hex, path: path)
+    }
+
     /// A folder to stage new content in, on the workspace's file system so the final move is a rename.
     public static func stagingFolder(root: URL) throws -> URL {
-        let folder = root.appendingPathComponent(".componentctl/staging/\(UUID().uuidString)")
+        let folder = Journal.state(root).appendingPathComponent("staging/\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
 
-    /// Applies the change; on any failure rolls back what was applied and rethrows.
+    /// Applies the change; on any failure rolls back what was applied and says so.
     public func commit(repository: GitRepository?, faultPoint: (String) -> Void = { _ in }) throws {
-        let state = root.appendingPathComponent(".componentctl")
-        let backups = state.appendingPathComponent("backup")
-        try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-        var journal = Journal(tag: tag)
-        for (index, write) in writes.enumerated() {
-            let current = root.appendingPathComponent(write.path)
-            var backup: String?
-            if FileManager.default.fileExists(atPath: current.path) {
-                backup = ".componentctl/backup/\(index)"
-                try AtomicFile.write(try Data(contentsOf: current), to: root.appendingPathComponent(backup ?? ""))
-            }
-            journal.files.append(.init(path: write.path, backup: backup))
+        let manager = FileManager.default
+        for path in removals { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
+        for addition in additions where PinCheckout.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
+            throw ToolError("'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
+                + "Nothing was changed.", exitCode: 2)
         }
-        journal.addedFolders = additions.map(\.path)
-        journal.removedFolders = removals.enumerated().map { .init(path: $1, parked: ".componentctl/trash/\($0)") }
-        faultPoint("prepared")
-        try journal.save(root: root)
+        let state = Journal.state(root)
+        let temporary = Journal.temporaryFolder(root)
+        var journal = Journal(summary: summary, tag: tag, advance: advance)
+        do {
+            for (index, write) in writes.enumerated() {
+                let current = root.appendingPathComponent(write.path)
+                var backup: String?
+                if manager.fileExists(atPath: current.path) {
+                    backup = "\(Journal.folderName)/backup/\(index)"
+                    try manager.createDirectory(at: state.appendingPathComponent("backup"), withIntermediateDirectories: true)
+                    try AtomicFile.write(try readFile(current), to: root.appendingPathComponent(backup ?? ""), temporaryFolder: temporary)
+                }
+                journal.files.append(.init(path: write.path, backup: backup))
+            }
+            journal.addedFolders = additions.map(\.path)
+            journal.removedFolders = removals.enumerated().map { .init(path: $1, parked: "\(Journal.folderName)/trash/\($0)") }
+            faultPoint("prepared")
+            try journal.save(root: root)
+        } catch {
+            Journal.cleanUp(root: root)
+            throw ToolError("\(Self.describe(error)) Nothing was changed.", exitCode: ToolError.exitCode(for: error))
+        }
         faultPoint("journal")
         do {
+            if let advance, let repository, let old = GitOID(hex: advance.from), let new = GitOID(hex: advance.to) {
+                try repository.moveReference(advance.reference, from: old, to: new, message: summary)
+                faultPoint("advance")
+            }
             if let tag, let repository, let commit = GitOID(hex: tag.commit) {
                 try repository.createAnnotatedTag(tag.name, commit: commit, message: tag.message)
                 faultPoint("tag")
             }
-            for removed in journal.removedFolders where FileManager.default.fileExists(atPath: root.appendingPathComponent(removed.path).path) {
-                try FileManager.default.createDirectory(at: state.appendingPathComponent("trash"), withIntermediateDirectories: true)
-                try FileManager.default.moveItem(at: root.appendingPathComponent(removed.path), to: root.appendingPathComponent(removed.parked))
+            for removed in journal.removedFolders where PinCheckout.exists(root.appendingPathComponent(removed.path)) {
+                try manager.createDirectory(at: state.appendingPathComponent("trash"), withIntermediateDirectories: true)
+                try manager.moveItem(at: root.appendingPathComponent(removed.path), to: root.appendingPathComponent(removed.parked))
                 faultPoint("remove")
             }
             for addition in additions {
                 let target = root.appendingPathComponent(addition.path)
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileManager.default.moveItem(at: addition.staged, to: target)
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try manager.moveItem(at: addition.staged, to: target)
                 faultPoint("add")
             }
             for write in writes {
-                try AtomicFile.write(Data(write.bytes), to: root.appendingPathComponent(write.path))
+                try AtomicFile.write(Data(write.bytes), to: root.appendingPathComponent(write.path), temporaryFolder: temporary) { faultPoint("temp") }
                 faultPoint("write")
             }
+            if let advance, let repository {
+                try repository.stage(advance.path)
+                faultPoint("index")
+            }
         } catch {
-            try Self.rollBack(journal, root: root, repository: repository)
-            throw error
+            do {
+                try journal.rollBack(root: root, repository: repository)
+            } catch let rollback {
+                throw ToolError("\(Self.describe(error)) Rolling the change back failed too: \(Self.describe(rollback)) "
+                    + "What is needed to finish it is kept in \(Journal.folderName)/: fix the cause, then run any componentctl command.",
+                    exitCode: 3)
+            }
+            throw ToolError("\(Self.describe(error)) The change was rolled back; the workspace is as it was.", exitCode: ToolError.exitCode(for: error))
         }
         try Journal.delete(root: root)
         faultPoint("committed")
-        Self.cleanUp(root: root)
+        Journal.cleanUp(root: root)
     }
 
-    /// Rolls back a change a killed process left half-done; does nothing when there is none.
-    public static func recoverIfNeeded(root: URL, repository: () throws -> GitRepository?) throws {
+    /// Rolls back a change a killed process left half-done, returning a note of what was undone (nil when
+    /// there was nothing). Throws, changing nothing, when a stale git lock blocks a write the rollback needs.
+    @discardableResult
+    public static func recoverIfNeeded(root: URL, repository: () throws -> GitRepository?) throws -> String? {
         guard let journal = try Journal.load(root: root) else {
-            cleanUp(root: root)
-            return
+            Journal.cleanUp(root: root)
+            return nil
         }
-        try rollBack(journal, root: root, repository: try journal.tag == nil ? nil : repository())
-    }
-
-    private static func rollBack(_ journal: Journal, root: URL, repository: GitRepository?) throws {
-        let manager = FileManager.default
-        for file in journal.files {
-            let target = root.appendingPathComponent(file.path)
-            if let backup = file.backup {
-                let saved = root.appendingPathComponent(backup)
-                if manager.fileExists(atPath: saved.path) { try AtomicFile.write(try Data(contentsOf: saved), to: target) }
-            } else if manager.fileExists(atPath: target.path) {
-                try manager.removeItem(at: target)
+        let git = journal.tag != nil || journal.advance != nil ? try repository() : nil
+        var note = "Rolled back an interrupted 'componentctl \(journal.summary)': the workspace is as it was before it."
+        if let git {
+            let locks = journal.gitWrites(git)
+            if let blocking = locks.needed.lazy.compactMap({ git.staleLock(of: $0) }).first {
+                throw ToolError("An interrupted 'componentctl \(journal.summary)' left its change half-done. Undoing it means writing git's "
+                    + "\(blocking.deletingPathExtension().lastPathComponent), but the lock file '\(blocking.path)' is still there from the "
+                    + "interrupted write, so git refuses. If no git command is running, remove it: rm '\(blocking.path)'. "
+                    + "Then run componentctl again to finish the rollback.", exitCode: 3)
+            }
+            for stale in locks.others.compactMap({ git.staleLock(of: $0) }) {
+                note += " The interrupted write left git's lock file '\(stale.path)'; if no git command is running, remove it: rm '\(stale.path)'."
             }
         }
-        for added in journal.addedFolders where manager.fileExists(atPath: root.appendingPathComponent(added).path) {
-            try manager.removeItem(at: root.appendingPathComponent(added))
-            let parent = root.appendingPathComponent(added).deletingLastPathComponent()
-            if (try? manager.contentsOfDirectory(atPath: parent.path).isEmpty) == true { try? manager.removeItem(at: parent) }
-        }
-        for removed in journal.removedFolders {
-            let parked = root.appendingPathComponent(removed.parked)
-            let original = root.appendingPathComponent(removed.path)
-            if manager.fileExists(atPath: parked.path), !manager.fileExists(atPath: original.path) {
-                try manager.createDirectory(at: original.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try manager.moveItem(at: parked, to: original)
-            }
-        }
-        if let tag = journal.tag, let repository, let resolved = try repository.resolveTag(tag.name), resolved.commit.hex == tag.commit {
-            try repository.deleteTag(tag.name)
-        }
-        try Journal.delete(root: root)
-        cleanUp(root: root)
+        try journal.rollBack(root: root, repository: git)
+        return note
     }
 
-    private static func cleanUp(root: URL) {
-        for folder in ["backup", "trash", "staging"] {
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(".componentctl/\(folder)"))
+    private func readFile(_ url: URL) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ToolError("Cannot read '\(url.path)'; check its permissions.", exitCode: 3)
+        }
+        return data
+    }
+
+    /// An error's message without Foundation's or libgit2's decoration.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as ToolError: error.message
+        case let error as GitError: error.message.hasSuffix(".") ? error.message : error.message + "."
+        case let error as CocoaError:
+            "Cannot change '\(error.filePath ?? "a file")': " + (error.underlying.map { "\($0.localizedDescription)." } ?? "the file system refused.")
+        default: "\(error)."
         }
     }
 }
 
-/// What an interrupted transaction needs to be undone.
-struct Journal: Codable {
-    struct File: Codable {
-        var path: String
-        var backup: String?
-    }
-
-    struct Removed: Codable {
-        var path: String
-        var parked: String
-    }
-
-    struct Tag: Codable {
-        var name: String
-        var commit: String
-        var message: String
-    }
-
-    var files: [File] = []
-    var addedFolders: [String] = []
-    var removedFolders: [Removed] = []
-    var tag: Tag?
-
-    static func url(root: URL) -> URL { root.appendingPathComponent(".componentctl/journal.json") }
-
-    func save(root: URL) throws {
-        try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(root: root))
-    }
-
-    static func load(root: URL) throws -> Journal? {
-        guard let data = FileManager.default.contents(atPath: url(root: root).path) else { return nil }
-        return try JSONDecoder().decode(Journal.self, from: data)
-    }
-
-    static func delete(root: URL) throws {
-        let url = url(root: root)
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-    }
-}
-
-/// An exclusive lock on the workspace, so two componentctl runs never interleave their changes.
-///
-/// Held with `flock`, which the kernel releases when the process dies, so a killed run never
-/// leaves a stale lock behind.
-public final class WorkspaceLock {
-    private let descriptor: Int32
-
-    /// Takes the lock on `root`, or fails at once when another run holds it.
-    public init(root: URL) throws {
-        let folder = root.appendingPathComponent(".componentctl")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        descriptor = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT, 0o644)
-        guard descriptor >= 0 else {
-            throw ToolError("Cannot open the workspace lock in \(folder.path): \(String(cString: strerror(errno)))", exitCode: 3)
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw ToolError("Another componentctl is changing this workspace; wait for it to finish and run the command again.", exitCode: 3)
-        }
-    }
-
-    deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
+extension CocoaError {
+    fileprivate var filePath: String? { (userInfo[NSFilePathErrorKey] as? String) ?? (userInfo[NSURLErrorKey] as? URL)?.path }
+    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
 }

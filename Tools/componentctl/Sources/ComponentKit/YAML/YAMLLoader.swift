@@ -41,7 +41,7 @@ public enum YAMLLoader {
 
 private struct TreeBuilder {
     enum Open {
-        case mapping([(key: YAMLScalar, value: YAMLNode)], pendingKey: YAMLScalar?, start: SourceLocation, flow: Bool)
+        case mapping([(key: YAMLScalar, value: YAMLNode)], keys: [String: SourceLocation], pendingKey: YAMLScalar?, start: SourceLocation, flow: Bool)
         case sequence([YAMLNode], start: SourceLocation, flow: Bool)
     }
 
@@ -71,12 +71,12 @@ private struct TreeBuilder {
                     hasTagOrAnchor: data.tag != nil || data.anchor != nil)
                 try add(.scalar(scalar))
             case YAML_MAPPING_START_EVENT:
-                stack.append(.mapping([], pendingKey: nil, start: start, flow: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE))
+                stack.append(.mapping([], keys: [:], pendingKey: nil, start: start, flow: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE))
             case YAML_SEQUENCE_START_EVENT:
                 stack.append(.sequence([], start: start, flow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE))
             case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
                 switch stack.popLast() {
-                case .mapping(let entries, _, let start, let flow)?: try add(.mapping(entries, start: start, flow: flow))
+                case .mapping(let entries, _, _, let start, let flow)?: try add(.mapping(entries, start: start, flow: flow))
                 case .sequence(let items, let start, let flow)?: try add(.sequence(items, start: start, flow: flow))
                 case nil: break
                 }
@@ -97,20 +97,21 @@ private struct TreeBuilder {
         case .sequence(var items, let start, let flow):
             items.append(node)
             stack.append(.sequence(items, start: start, flow: flow))
-        case .mapping(var entries, let pendingKey, let start, let flow):
+        case .mapping(var entries, var keys, let pendingKey, let start, let flow):
             if let key = pendingKey {
                 entries.append((key, node))
-                stack.append(.mapping(entries, pendingKey: nil, start: start, flow: flow))
+                stack.append(.mapping(entries, keys: keys, pendingKey: nil, start: start, flow: flow))
                 return
             }
             guard case .scalar(let key) = node else {
                 throw YAMLError(path: path, location: node.start, message: "a key must be a plain word, not \(node.kindName)")
             }
-            if let first = entries.first(where: { $0.key.value == key.value }) {
-                throw YAMLError(path: path, location: key.start,
-                                message: "duplicate key '\(key.value)' (first at line \(first.key.start.line)); keep one of them")
+            // A set of the keys seen, not a scan of the entries: mappings of thousands of components stay linear.
+            if let first = keys[key.value] {
+                throw YAMLError(path: path, location: key.start, message: "duplicate key '\(key.value)' (first at line \(first.line)); keep one of them")
             }
-            stack.append(.mapping(entries, pendingKey: key, start: start, flow: flow))
+            keys[key.value] = key.start
+            stack.append(.mapping(entries, keys: keys, pendingKey: key, start: start, flow: flow))
         }
     }
 
