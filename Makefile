@@ -35,6 +35,7 @@ test: setup
 
 bench: setup
 	$(TOOL_PACKAGE)/bench/check-layers.sh
+	$(TOOL_PACKAGE)/bench/scale.sh
 	$(TOOL_PACKAGE)/bench/pin.sh
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages the workspace needs, if any is missing: libgit2 and libyaml for
-# componentctl, SQLite for the Storage component, pkg-config to find them.
+# componentctl, SQLite for the Storage component, pkg-config to find them, strace for the fault trials.
 set -euo pipefail
-packages=(libgit2-dev libyaml-dev libsqlite3-dev pkg-config)
+packages=(libgit2-dev libyaml-dev libsqlite3-dev pkg-config strace)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
