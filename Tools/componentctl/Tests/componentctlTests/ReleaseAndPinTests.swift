@@ -71,7 +71,7 @@ import TestSupport
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]])
         #expect(rows.map { $0["version"] } == ["2.0.0-beta.1", "1.10.0", "1.2.0", "1.0.0"])
         #expect(rows.first?["commit"] == (try scratch.git("rev-parse", "HEAD").trimmingCharacters(in: .newlines)))
-        #expect(try tool(scratch, "versions", "cart").output.contains("'cart' has no release yet"))
+        #expect(try tool(scratch, "versions", "cart").output.contains("'cart' has no release in this clone"))
     }
 
     @Test func pinMaterializesExactlyWhatGitArchiveHolds() throws {
