@@ -51,5 +51,6 @@ fuzz:
 tsan:
 	swift test --sanitize=thread --package-path Packages/Foundation/Router --filter ConcurrencyTests
 
+# Removes build folders, only those SwiftPM or componentctl made (scripts/clean.sh says what it keeps).
 clean:
-	rm -rf .build $(TOOL_PACKAGE)/.build $(addsuffix /.build,$(shell sed -n 's/^    path: *//p' components.yaml))
+	@scripts/clean.sh

@@ -36,7 +36,7 @@ struct ComponentCtl: ParsableCommand {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 status = 2
             } else if error is ToolError || error is WorkspaceError || !(code == .validationFailure || code == ExitCode(64)) {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("error: \(ToolError.describe(error))\n".utf8))
                 status = ToolError.exitCode(for: error)
             } else {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

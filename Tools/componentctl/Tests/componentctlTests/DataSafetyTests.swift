@@ -257,4 +257,31 @@ import TestSupport
         #expect(dirty.error.contains("Packages/Business/Feature/Sources/Feature/Wip.swift"))
         #expect(try scratch.snapshot() == state)
     }
+
+    @Test func newNeverScaffoldsOverAFolderItDidNotMake() throws {
+        let scratch = try Scratch.miniRepository()
+        try scratch.write("Packages/Core/Widget/notes.txt", "mine\n")
+        let state = try scratch.snapshot(), listing = try scratch.listing()
+        let refused = try tool(scratch, "new", "Widget", "--layer", "core")
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("'Packages/Core/Widget' exists already"))
+        #expect(try scratch.snapshot() == state)
+        #expect(try scratch.listing() == listing)
+        #expect(try scratch.read("Packages/Core/Widget/notes.txt") == "mine\n")
+    }
+
+    @Test func makeCleanRemovesOnlyBuildFoldersTheBuildMade() throws {
+        let scratch = try Scratch.miniRepository()
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("scripts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Scratch.sampleRoot.appendingPathComponent("scripts/clean.sh"),
+                                         to: scratch.root.appendingPathComponent("scripts/clean.sh"))
+        try scratch.write("Packages/Foundation/Base/.build/build.db", "")
+        try scratch.write(".build/componentctl-logs/app.log", "")
+        try scratch.write("Packages/Business/Feature/.build/notes.txt", "mine\n")
+        let output = try scratch.run("/bin/bash", ["scripts/clean.sh"])
+        #expect(output.contains("removed ./Packages/Foundation/Base/.build"))
+        #expect(!exists(scratch, "Packages/Foundation/Base/.build"))
+        #expect(!exists(scratch, ".build"))
+        #expect(try scratch.read("Packages/Business/Feature/.build/notes.txt") == "mine\n")
+    }
 }

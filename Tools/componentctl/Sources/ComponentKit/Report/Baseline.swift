@@ -33,7 +33,7 @@ public struct Baseline: Sendable, Codable, Equatable {
         do {
             return try JSONDecoder().decode(Baseline.self, from: data)
         } catch {
-            throw WorkspaceError.unreadable(path: url.path, reason: "it is not a componentctl baseline (\(error))")
+            throw WorkspaceError.unreadable(path: url.path, reason: "it is not a componentctl baseline (\(JSONOutput.summary(of: error)))")
         }
     }
 

@@ -98,7 +98,7 @@ public struct BuildService {
         do {
             try process.run()
         } catch {
-            throw ToolError("Cannot run '\(swift)': \(error). Is Swift installed and on the PATH?", exitCode: 3)
+            throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", exitCode: 3)
         }
         if verbose {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {

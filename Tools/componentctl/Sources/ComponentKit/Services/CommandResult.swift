@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a command prints and the exit code it ends with.
 public struct CommandResult: Sendable, Equatable {
     /// Text for standard output.
@@ -39,4 +41,23 @@ public struct ToolError: Error, Sendable, CustomStringConvertible {
         default: 3
         }
     }
+}
+
+extension ToolError {
+    /// An error's message without Foundation's decoration: what failed, on which file.
+    public static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as ToolError: error.message
+        case let error as GitError: error.message.hasSuffix(".") ? error.message : error.message + "."
+        case let error as CocoaError:
+            "Cannot change '\(error.filePath ?? "a file")': " + (error.underlying.map { "\($0.localizedDescription)." } ?? "the file system refused.")
+        case is DecodingError: "The data cannot be read: \(JSONOutput.summary(of: error))."
+        default: "\(error)"
+        }
+    }
+}
+
+extension CocoaError {
+    fileprivate var filePath: String? { (userInfo[NSFilePathErrorKey] as? String) ?? (userInfo[NSURLErrorKey] as? URL)?.path }
+    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
 }

@@ -82,7 +82,7 @@ public struct WorkspaceTransaction {
             try journal.save(root: root)
         } catch {
             Journal.cleanUp(root: root)
-            throw ToolError("\(Self.describe(error)) Nothing was changed.", exitCode: ToolError.exitCode(for: error))
+            throw ToolError("\(ToolError.describe(error)) Nothing was changed.", exitCode: ToolError.exitCode(for: error))
         }
         faultPoint("journal")
         do {
@@ -117,11 +117,11 @@ public struct WorkspaceTransaction {
             do {
                 try journal.rollBack(root: root, repository: repository)
             } catch let rollback {
-                throw ToolError("\(Self.describe(error)) Rolling the change back failed too: \(Self.describe(rollback)) "
+                throw ToolError("\(ToolError.describe(error)) Rolling the change back failed too: \(ToolError.describe(rollback)) "
                     + "What is needed to finish it is kept in \(Journal.folderName)/: fix the cause, then run any componentctl command.",
                     exitCode: 3)
             }
-            throw ToolError("\(Self.describe(error)) The change was rolled back; the workspace is as it was.", exitCode: ToolError.exitCode(for: error))
+            throw ToolError("\(ToolError.describe(error)) The change was rolled back; the workspace is as it was.", exitCode: ToolError.exitCode(for: error))
         }
         try Journal.delete(root: root)
         faultPoint("committed")
@@ -160,20 +160,4 @@ public struct WorkspaceTransaction {
         }
         return data
     }
-
-    /// An error's message without Foundation's or libgit2's decoration.
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as ToolError: error.message
-        case let error as GitError: error.message.hasSuffix(".") ? error.message : error.message + "."
-        case let error as CocoaError:
-            "Cannot change '\(error.filePath ?? "a file")': " + (error.underlying.map { "\($0.localizedDescription)." } ?? "the file system refused.")
-        default: "\(error)."
-        }
-    }
-}
-
-extension CocoaError {
-    fileprivate var filePath: String? { (userInfo[NSFilePathErrorKey] as? String) ?? (userInfo[NSURLErrorKey] as? URL)?.path }
-    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
 }
