@@ -184,7 +184,7 @@ import TestSupport
         let versions = try tool(scratch, "versions", "feature")
         #expect(versions.status == 0)
         #expect(versions.output.contains("1.1.0"))
-        #expect(versions.error.contains("skipped the tag 'feature@2.0.0': it does not name a commit"))
+        #expect(versions.error.contains("skipped the tag 'feature@2.0.0': it names a tree, not a commit"))
         #expect(versions.error.contains("skipped the tag 'feature@notes': 'notes' is not a semantic version"))
         #expect(try tool(scratch, "pin", "feature", "1.1.0").status == 0)
     }
@@ -283,5 +283,74 @@ import TestSupport
         #expect(!exists(scratch, "Packages/Foundation/Base/.build"))
         #expect(!exists(scratch, ".build"))
         #expect(try scratch.read("Packages/Business/Feature/.build/notes.txt") == "mine\n")
+    }
+
+    @Test func aRollbackOfAReplacedCheckoutKeepsTheOriginal() throws {
+        let scratch = try pinnedRepository()
+        try scratch.write("Packages/.pin-feature-1.1.0/Feature/Mine.swift", "// the user's\n")
+        let listing = try scratch.listing()
+        _ = try tool(scratch, "sync", environment: ["COMPONENTCTL_FAULT": "journal"])
+        #expect(try tool(scratch, "list").error.contains("Rolled back an interrupted 'componentctl sync'"))
+        #expect(try scratch.read("Packages/.pin-feature-1.1.0/Feature/Mine.swift") == "// the user's\n")
+        #expect(try scratch.listing() == listing)
+    }
+
+    @Test func aDanglingLinkIsWrittenThroughAndSurvivesARollback() throws {
+        let scratch = try Scratch.miniRepository()
+        #expect(try tool(scratch, "release", "feature", "1.1.0").status == 0)
+        let store = try Scratch(named: "store")
+        let target = store.root.appendingPathComponent("components.lock")
+        let link = scratch.root.appendingPathComponent("components.lock")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let manifest = scratch.root.appendingPathComponent("Package.swift").path
+        if (try? scratch.run("/usr/bin/chattr", ["+i", manifest])) != nil {
+            #expect(try tool(scratch, "pin", "feature", "1.1.0").status == 3)
+            _ = try? scratch.run("/usr/bin/chattr", ["-i", manifest])
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+            #expect(!FileManager.default.fileExists(atPath: target.path))
+        }
+        #expect(try tool(scratch, "pin", "feature", "1.1.0").status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try store.read("components.lock").contains("\"checkout\" : \"Packages/.pin-feature-1.1.0/Feature\""))
+    }
+
+    @Test func aReleaseCommitsTheFileALinkedComponentsYamlNames() throws {
+        let scratch = try Scratch.miniRepository()
+        try scratch.git("mv", "components.yaml", "registry.yaml")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("components.yaml").path, withDestinationPath: "registry.yaml")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "linked registry")
+        #expect(try tool(scratch, "release", "feature", "1.1.0").status == 0)
+        #expect(try scratch.git("diff", "--name-only", "HEAD~1", "HEAD") == "registry.yaml\n")
+        #expect(try scratch.git("show", "feature@1.1.0:registry.yaml").contains("    version: 1.1.0\n"))
+        #expect(try scratch.git("status", "--porcelain").isEmpty)
+    }
+
+    @Test func untrustedOrOddInputIsRefusedWithExitTwo() throws {
+        let scratch = try pinnedRepository()
+        let lock = try scratch.read("components.lock")
+        let commit = try #require(lock.split(separator: "\"").first { $0.count == 40 })
+        let cases: [(String, [String], String)] = [
+            (lock.replacingOccurrences(of: String(commit), with: String(repeating: "0", count: 40)), ["sync"], "which this repository does not have"),
+            (lock.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"), ["sync"], "is in format 7"),
+            (lock.replacingOccurrences(of: "Packages/.pin-feature-1.1.0/Feature", with: "Packages/Business/Feature"), ["pin", "feature", "1.1.0", "--dry-run"],
+             "components.lock: the entry for 'feature'"),
+        ]
+        for (text, arguments, message) in cases {
+            try scratch.write("components.lock", text)
+            let result = try ToolProcess.run(arguments + ["--root", scratch.root.path])
+            #expect(result.status == 2, "\(arguments): \(result.error)")
+            #expect(result.error.contains(message), "\(arguments): \(result.error)")
+        }
+        try scratch.write("components.lock", lock)
+        try scratch.git("tag", "feature@1.5.0", "HEAD^{tree}")
+        let treeTag = try tool(scratch, "release", "feature", "1.5.0")
+        #expect(treeTag.status == 2)
+        #expect(treeTag.error.contains("The tag feature@1.5.0 exists already and names a tree"))
+        try scratch.git("tag", "-d", "feature@1.5.0")
+        try scratch.git("tag", "-d", "feature@1.1.0")
+        let lower = try tool(scratch, "release", "feature", "1.0.5")
+        #expect(lower.status == 2)
+        #expect(lower.error.contains("components.yaml records version 1.1.0 of 'feature', its last release; 1.0.5 is lower."))
     }
 }

@@ -77,6 +77,25 @@ extension GitRepository {
         return git_reference_name_to_id(&oid, pointer, name) == 0 ? GitOID(oid) : nil
     }
 
+    /// Whether the repository holds the commit `id`.
+    public func containsCommit(_ id: GitOID) -> Bool {
+        var oid = id.raw
+        var object: OpaquePointer?
+        defer { git_object_free(object) }
+        return git_object_lookup(&object, pointer, &oid, GIT_OBJECT_COMMIT) == 0
+    }
+
+    /// What the tag `name` finally names once peeled ("commit", "tree", "blob"), or nil when there is no such tag.
+    public func kindOfTagTarget(_ name: String) -> String? {
+        var reference: OpaquePointer?
+        guard git_reference_lookup(&reference, pointer, "refs/tags/\(name)") == 0 else { return nil }
+        defer { git_reference_free(reference) }
+        var object: OpaquePointer?
+        guard git_reference_peel(&object, reference, GIT_OBJECT_ANY) == 0 else { return "object git cannot read" }
+        defer { git_object_free(object) }
+        return git_object_type2string(git_object_type(object)).map { String(cString: $0) } ?? "object"
+    }
+
     /// Updates the index entry of `path` from the working tree, as `git add path` does.
     public func stage(_ path: String) throws {
         var index: OpaquePointer?

@@ -51,6 +51,9 @@ public enum PinCheckout {
         guard entry.tag == "\(name)@\(entry.version)" else {
             throw refuse("has tag '\(entry.tag)'; a pin of \(name) \(entry.version) comes from the tag \(name)@\(entry.version)")
         }
+        guard GitOID(hex: entry.commit) != nil, GitOID(hex: entry.tree) != nil else {
+            throw refuse("has a commit or tree that is not a 40-digit git object id")
+        }
         let parts = entry.checkout.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !entry.checkout.hasPrefix("/"), parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
             throw refuse("names the checkout '\(entry.checkout)', which is not a plain path inside the workspace")

@@ -29,13 +29,23 @@ public struct PinLock: Codable, Sendable, Equatable {
 
     /// The lock of the workspace at `root` (empty when there is none).
     public static func load(root: URL) throws -> PinLock {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else { return PinLock() }
+        let url = root.appendingPathComponent(fileName)
+        if PinCheckout.isRealFolder(url) {
+            throw ToolError("\(fileName) is a folder; componentctl keeps a file there. Move the folder away, then run 'componentctl sync'.", exitCode: 2)
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return PinLock() }
+        let lock: PinLock
         do {
-            return try JSONDecoder().decode(PinLock.self, from: data)
+            lock = try JSONDecoder().decode(PinLock.self, from: data)
         } catch {
             throw ToolError("\(fileName) is not a valid lock file (\(JSONOutput.summary(of: error))). "
                 + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", exitCode: 2)
         }
+        guard lock.version == PinLock().version else {
+            throw ToolError("\(fileName) is in format \(lock.version); this componentctl reads format \(PinLock().version). "
+                + "Use the componentctl that wrote it, or restore the file from git (git checkout -- \(fileName)).", exitCode: 2)
+        }
+        return lock
     }
 
     /// The lock of `workspace`, every entry checked (``PinCheckout/validate(_:of:in:)``) before anything acts on it.

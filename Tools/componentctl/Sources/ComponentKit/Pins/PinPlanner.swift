@@ -32,6 +32,11 @@ public enum PinPlanner {
                 throw ToolError("There is no tag \(component.name)@\(version); \(component.name) \(near.version.description.split(separator: "+")[0]) "
                     + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", exitCode: 2)
             }
+            if let kind = context.repository.kindOfTagTarget("\(component.name)@\(version)") {
+                throw ToolError("The tag \(component.name)@\(version) names a \(kind), not a commit, so it is no release. Inspect it with "
+                    + "'git cat-file -p \(component.name)@\(version)'; if it is a mistake, delete it (git tag -d \(component.name)@\(version)) "
+                    + "and release again: componentctl release \(component.name) \(version).", exitCode: 2)
+            }
             let known = releases.map(\.version.description)
             throw ToolError("'\(component.name)' has no release \(version) in this clone (no tag \(component.name)@\(version)). "
                 + (known.isEmpty ? "" : "Released here: \(known.joined(separator: ", ")). ")

@@ -23,10 +23,10 @@ public enum PinService {
                 + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", exitCode: 2)
         }
         let summary = "\(name) \(version) (\(plan.release.tag), commit \(plan.release.resolved.commit.short)) at \(plan.checkout)"
+        var lock = try PinLock.loadValidated(context.workspace)
         if dryRun { return CommandResult(output: "Would pin \(summary). Nothing was changed (--dry-run).\n") }
 
         let root = context.workspace.root
-        var lock = try PinLock.loadValidated(context.workspace)
         let previous = lock.pins[name]
         lock.pins[name] = plan.lockEntry
         var transaction = WorkspaceTransaction(root: root, summary: "pin \(name) \(version)")
@@ -85,6 +85,11 @@ public enum PinService {
             var entry: PinLock.Entry
             if let locked = lock.pins[component.name], locked.version == version.description {
                 guard locked.commit == resolved.commit.hex else {
+                    if let commit = GitOID(hex: locked.commit), !context.repository.containsCommit(commit) {
+                        throw ToolError("components.lock: the entry for '\(component.name)' names the commit \(commit.short), which this repository "
+                            + "does not have: the entry was edited, or comes from another repository. Restore the file (git checkout -- components.lock), "
+                            + "or remove the entry and run 'componentctl sync'. Nothing was changed.", exitCode: 2)
+                    }
                     throw ToolError("Tag \(tag) now points at \(resolved.commit.short), but components.lock pinned \(String(locked.commit.prefix(10))): "
                         + "the tag was moved. Check it with 'git show \(tag)'; if the move is intended, run "
                         + "'componentctl unpin \(component.name) && componentctl pin \(component.name) \(version)'.", exitCode: 3)
@@ -140,8 +145,12 @@ public enum PinService {
 
     private static func regeneratedManifest(_ workspace: Workspace, lock: PinLock) throws -> [UInt8] {
         let url = workspace.root.appendingPathComponent(manifest)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ToolError("The workspace has no integrated Package.swift at \(url.path).", exitCode: 2)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ToolError("\(url.path) is not UTF-8 text, so componentctl cannot rewrite its generated block. Restore it (git checkout -- Package.swift).",
+                            exitCode: 2)
         }
         return Array(try RootManifest.regenerate(text, workspace: workspace, checkouts: lock.pins.mapValues(\.checkout)).utf8)
     }

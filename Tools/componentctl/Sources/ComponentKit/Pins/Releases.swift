@@ -54,13 +54,12 @@ public struct VersionedWorkspace {
                 warnings.append("warning: skipped the tag '\(tag)': '\(text)' is not a semantic version, so it is no release of '\(component.name)'.\n")
                 return nil
             }
-            do {
-                guard let resolved = try repository.resolveTag(tag) else { return nil }
-                return Release(version: version, tag: tag, resolved: resolved)
-            } catch {
-                warnings.append("warning: skipped the tag '\(tag)': it does not name a commit (\(error)). Inspect it with 'git cat-file -p \(tag)'.\n")
+            guard let resolved = try? repository.resolveTag(tag) else {
+                warnings.append("warning: skipped the tag '\(tag)': it names a \(repository.kindOfTagTarget(tag) ?? "missing object"), not a commit. "
+                    + "Inspect it with 'git cat-file -p \(tag)'; delete it with 'git tag -d \(tag)' if it is a mistake.\n")
                 return nil
             }
+            return Release(version: version, tag: tag, resolved: resolved)
         }
         return (releases.sorted { $0.version > $1.version }, warnings)
     }
@@ -135,8 +134,26 @@ public enum ReleaseService {
         if let last = releases.first, version < last.version {
             throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", exitCode: 2)
         }
+        if let recorded = component.version.flatMap(SemanticVersion.init), version < recorded {
+            throw ToolError("components.yaml records version \(recorded) of '\(name)', its last release; \(version) is lower. "
+                + "Release a greater version. \(context.fetchTagsAdvice)", exitCode: 2)
+        }
+        let tag = "\(name)@\(version)"
+        if let kind = context.repository.kindOfTagTarget(tag) {
+            throw ToolError("The tag \(tag) exists already and names a \(kind), so it is no release. Inspect it with 'git cat-file -p \(tag)'; "
+                + "if it is a mistake, delete it (git tag -d \(tag)) and release again.", exitCode: 2)
+        }
+        guard !context.repository.isShallow else {
+            throw ToolError("This is a shallow clone, so it may lack releases of '\(name)' and the history a release is checked against. "
+                + "Fetch them first: git fetch --tags --unshallow.", exitCode: 3)
+        }
         let path = context.repositoryPath(of: component)
-        let manifestPath = context.repositoryPath(WorkspaceLoader.fileName)
+        let manifestURL = try AtomicFile.resolved(context.workspace.root.appendingPathComponent(WorkspaceLoader.fileName))
+        guard let manifestPath = context.repository.relativePath(of: manifestURL) else {
+            throw ToolError("components.yaml is a link to '\(manifestURL.path)', outside the repository. A release commits the new version line "
+                + "and tags that commit, so the file it changes must be in the repository: link to a file inside it, or release from a "
+                + "workspace whose components.yaml is in it.", exitCode: 2)
+        }
         let changed = try context.repository.changedFiles(under: path) + context.repository.changedFiles(under: manifestPath)
         guard changed.isEmpty else {
             throw ToolError("'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
@@ -146,7 +163,6 @@ public enum ReleaseService {
         guard try context.repository.tree(of: head.commit, path: path) != nil else {
             throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", exitCode: 3)
         }
-        let tag = "\(name)@\(version)"
         let yaml = try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace)
         let summary = message ?? "Release \(name) \(version)"
         let commit = try context.repository.commit(replacing: manifestPath, with: yaml, message: summary, parent: head.commit)
@@ -155,8 +171,12 @@ public enum ReleaseService {
         transaction.createTag(tag, commit: commit, message: summary)
         transaction.write(WorkspaceLoader.fileName, yaml)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)
-        let branch = head.name.hasPrefix("refs/heads/") ? String(head.name.dropFirst("refs/heads/".count)) : "HEAD"
-        return CommandResult(output: "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) "
-            + "in components.yaml, and tagged it \(tag). Share both: git push origin \(branch) \(tag)\n")
+        let released = "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) in components.yaml, "
+            + "and tagged it \(tag)."
+        guard head.name.hasPrefix("refs/heads/") else {
+            return CommandResult(output: released + " HEAD is detached, so that commit is on no branch: put it on one (git switch -c NAME), "
+                + "then share both: git push origin NAME \(tag)\n")
+        }
+        return CommandResult(output: released + " Share both: git push origin \(head.name.dropFirst("refs/heads/".count)) \(tag)\n")
     }
 }

@@ -9,7 +9,7 @@ public enum AtomicFile {
     /// given (the workspace's state folder, where recovery removes what a killed run left), else beside
     /// the file; `beforeRename` runs between the two steps (the fault-injection tests kill there).
     public static func write(_ data: Data, to url: URL, temporaryFolder: URL? = nil, beforeRename: () -> Void = {}) throws {
-        let target = url.resolvingSymlinksInPath()
+        let target = try resolved(url)
         var status = stat()
         let mode = stat(target.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
         if let temporaryFolder {
@@ -21,6 +21,19 @@ public enum AtomicFile {
             }
         }
         try write(data, to: target, mode: mode, in: target.deletingLastPathComponent(), shown: url, beforeRename: beforeRename)
+    }
+
+    /// The file a write to `url` changes: `url` itself, or the end of the chain of links it starts, even
+    /// when the last link dangles (its target is created then, and the link stays).
+    public static func resolved(_ url: URL) throws -> URL {
+        var current = url
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return current }
+            current = destination.hasPrefix("/")
+                ? URL(fileURLWithPath: destination)
+                : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
+        }
+        throw failure(url, "it is a chain of links that never ends (a loop)")
     }
 
     private struct RenameAcrossDevices: Error {}

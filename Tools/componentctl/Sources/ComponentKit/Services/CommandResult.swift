@@ -50,7 +50,7 @@ extension ToolError {
         case let error as ToolError: error.message
         case let error as GitError: error.message.hasSuffix(".") ? error.message : error.message + "."
         case let error as CocoaError:
-            "Cannot change '\(error.filePath ?? "a file")': " + (error.underlying.map { "\($0.localizedDescription)." } ?? "the file system refused.")
+            "Cannot change '\(error.filePath ?? "a file")': \(error.reason)."
         case is DecodingError: "The data cannot be read: \(JSONOutput.summary(of: error))."
         default: "\(error)"
         }
@@ -59,5 +59,19 @@ extension ToolError {
 
 extension CocoaError {
     fileprivate var filePath: String? { (userInfo[NSFilePathErrorKey] as? String) ?? (userInfo[NSURLErrorKey] as? URL)?.path }
-    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
+    /// The system's own words for the cause ("Operation not permitted"), not Foundation's wrapping of them.
+    fileprivate var reason: String {
+        if let underlying = userInfo[NSUnderlyingErrorKey] as? any Error {
+            let error = underlying as NSError
+            return error.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(error.code))) : error.localizedDescription
+        }
+        switch code {
+        case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "the disk is full"
+        case .fileWriteVolumeReadOnly: return "the file system is read-only"
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file"
+        case .fileWriteFileExists: return "something is in the way"
+        default: return "the file system refused (\(code.rawValue))"
+        }
+    }
 }

@@ -95,7 +95,7 @@ struct Journal: Codable {
         let manager = FileManager.default
         let temporary = Self.temporaryFolder(root)
         for file in files {
-            let target = root.appendingPathComponent(file.path)
+            let target = try AtomicFile.resolved(root.appendingPathComponent(file.path))
             if let backup = file.backup {
                 let saved = root.appendingPathComponent(backup)
                 if let data = manager.contents(atPath: saved.path), manager.contents(atPath: target.path) != data {
@@ -105,7 +105,9 @@ struct Journal: Codable {
                 try manager.removeItem(at: target)
             }
         }
-        for added in addedFolders where PinCheckout.exists(root.appendingPathComponent(added)) {
+        // A folder both removed and added (a checkout replaced) is still the original until it was parked.
+        let unmoved = Set(removedFolders.filter { !PinCheckout.exists(root.appendingPathComponent($0.parked)) }.map(\.path))
+        for added in addedFolders where !unmoved.contains(added) && PinCheckout.exists(root.appendingPathComponent(added)) {
             try manager.removeItem(at: root.appendingPathComponent(added))
         }
         for removed in removedFolders {

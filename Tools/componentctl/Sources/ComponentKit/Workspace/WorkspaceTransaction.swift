@@ -67,9 +67,9 @@ public struct WorkspaceTransaction {
         var journal = Journal(summary: summary, tag: tag, advance: advance)
         do {
             for (index, write) in writes.enumerated() {
-                let current = root.appendingPathComponent(write.path)
+                let current = try AtomicFile.resolved(root.appendingPathComponent(write.path))
                 var backup: String?
-                if manager.fileExists(atPath: current.path) {
+                if PinCheckout.exists(current) {
                     backup = "\(Journal.folderName)/backup/\(index)"
                     try manager.createDirectory(at: state.appendingPathComponent("backup"), withIntermediateDirectories: true)
                     try AtomicFile.write(try readFile(current), to: root.appendingPathComponent(backup ?? ""), temporaryFolder: temporary)
@@ -155,6 +155,9 @@ public struct WorkspaceTransaction {
     }
 
     private func readFile(_ url: URL) throws -> Data {
+        guard !PinCheckout.isRealFolder(url) else {
+            throw ToolError("'\(url.path)' is a folder, where componentctl keeps a file; move it away and run the command again.", exitCode: 2)
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ToolError("Cannot read '\(url.path)'; check its permissions.", exitCode: 3)
         }
