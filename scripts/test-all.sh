@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: componentctl's own package; `componentctl check-layers` and `sync --check` on the
+# Runs every test: componentctl's own package, then its tests that build real packages (minutes); `componentctl check-layers` and `sync --check` on the
 # workspace; the kill-at-random-points trials of pin/release/sync; every component's own package,
 # built and tested alone (root `swift test` never runs its dependencies' tests); and the integrated
 # App's tests; and the router's allocation counts (zero for a static hit). ROUTER_BENCH=1 also runs the
@@ -23,6 +23,7 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
 }
 
 step componentctl swift test --package-path Tools/componentctl
+step componentctl-builds env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests'
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
 step fault-injection Tools/componentctl/tests/fault-injection.sh

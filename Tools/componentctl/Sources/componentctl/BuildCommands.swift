@@ -64,7 +64,7 @@ struct BuildOptions: ParsableArguments {
     /// The integrated build uses the pinned checkouts: materialize them first when they are missing or stale.
     private func syncIfNeeded() throws {
         let check = try global.changing { try PinService.sync($0, check: true) }
-        guard check.exitCode != 0 else { return }
+        guard check.status != .ok else { return }
         let synced = try global.changing { try PinService.sync($0, check: false) }
         FileHandle.standardOutput.write(Data(synced.output.utf8))
     }

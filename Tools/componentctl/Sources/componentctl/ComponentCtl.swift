@@ -23,24 +23,26 @@ struct ComponentCtl: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-            status = 0
+            status = ExitStatus.ok.rawValue
         } catch let exit as ExitCode {
             status = exit.rawValue
+        } catch let error as any ComponentctlError {
+            // A components.yaml error is already a list of `components.yaml:line:col: error: ...` lines.
+            let isDiagnosticList = if case WorkspaceError.invalid = error { true } else { false }
+            FileHandle.standardError.write(Data(((isDiagnosticList ? "" : "error: ") + ToolError.describe(error) + "\n").utf8))
+            status = error.exitStatus.rawValue
         } catch {
+            // swift-argument-parser's own errors: help (exit 0, on standard output) and usage errors.
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))
-                status = 0
-            } else if case WorkspaceError.invalid = error {
-                // Each line is already `components.yaml:line:col: error: ...`.
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
-                status = 2
-            } else if error is ToolError || error is WorkspaceError || !(code == .validationFailure || code == ExitCode(64)) {
-                FileHandle.standardError.write(Data("error: \(ToolError.describe(error))\n".utf8))
-                status = ToolError.exitCode(for: error)
-            } else {
+                status = ExitStatus.ok.rawValue
+            } else if code == .validationFailure || code == ExitCode(64) {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                status = 2
+                status = ExitStatus.usage.rawValue
+            } else {
+                FileHandle.standardError.write(Data("error: \(ToolError.describe(error))\n".utf8))
+                status = ExitStatus(of: error).rawValue
             }
         }
         Foundation.exit(status)
@@ -96,7 +98,7 @@ func faultPoint(_ point: String) {
 func finish(_ result: CommandResult) throws {
     if !result.output.isEmpty { FileHandle.standardOutput.write(Data(result.output.utf8)) }
     if !result.errors.isEmpty { FileHandle.standardError.write(Data(result.errors.utf8)) }
-    if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+    if result.status != .ok { throw ExitCode(result.status.rawValue) }
 }
 
 /// Writes `text` to `path`, or to standard output without one.

@@ -30,7 +30,7 @@ struct DevCommand: ParsableCommand {
         func run() throws {
             let repository = try GitRepository(containing: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             guard let resolved = try repository.resolveTag(tag), let tree = try repository.tree(of: resolved.commit, path: path) else {
-                throw ToolError("No tag '\(tag)' with a folder '\(path)'.", exitCode: 3)
+                throw ToolError("No tag '\(tag)' with a folder '\(path)'.", status: .environment)
             }
             let start = ContinuousClock.now
             try repository.materialize(tree: tree, into: URL(fileURLWithPath: destination))

@@ -1,3 +1,4 @@
+import ComponentKit
 import Foundation
 
 extension Scratch {
@@ -22,22 +23,13 @@ extension Scratch {
         try run("/usr/bin/git", arguments)
     }
 
-    /// Runs a program in the scratch folder; throws with its output when it fails.
+    /// Runs a program in the scratch folder; throws with its output when it fails. Returns standard output,
+    /// then standard error.
     @discardableResult
     public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw ScratchError.failed("\(executable) \(arguments.joined(separator: " ")): \(output)") }
+        let run = try ProcessRunner.run(URL(fileURLWithPath: executable), arguments, in: root, environment: environment)
+        let output = run.text + run.errorText
+        guard run.status == 0 else { throw ScratchError.failed("\(executable) \(arguments.joined(separator: " ")): \(output)") }
         return output
     }
 

@@ -1,3 +1,4 @@
+import ComponentKit
 import Foundation
 
 /// Runs the built `componentctl` binary, as a user or CI does.
@@ -23,25 +24,7 @@ public enum ToolProcess {
 
     /// Runs `componentctl arguments` in `directory` with `environment` added to the process's own.
     public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Read both pipes while the process runs, so a large output cannot fill one and block it.
-        let errorData = Mutex<Data>(Data())
-        let reader = Thread { errorData.withLock { $0 = stderr.fileHandleForReading.readDataToEndOfFile() } }
-        reader.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while reader.isExecuting || !reader.isFinished { usleep(1000) }
-        return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                      error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        let run = try ProcessRunner.run(try binary(), arguments, in: directory, environment: environment)
+        return Result(status: run.status, output: run.text, error: run.errorText)
     }
 }
-
-import Synchronization

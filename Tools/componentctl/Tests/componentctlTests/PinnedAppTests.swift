@@ -4,7 +4,8 @@ import TestSupport
 
 /// The user's promise: `componentctl pin user 1.1.0` makes the integrated App behave as user 1.1.0
 /// did, while everything else stays live; `unpin` brings the live component back. Builds the App for real.
-@Suite struct PinnedAppTests {
+@Suite(.tags(.buildsPackages), .enabled(if: buildTestsEnabled, "set COMPONENTCTL_BUILD_TESTS=1 to run the tests that build packages"))
+struct PinnedAppTests {
     @Test(.timeLimit(.minutes(20)))
     func pinnedReleaseRunsInTheIntegratedApp() throws {
         let scratch = try Scratch.sampleRepository()

@@ -31,10 +31,10 @@ public struct WorkspaceGenerator {
     /// Writes the workspace into `root` (which must not exist yet) and describes it.
     public func write(to root: URL) throws -> String {
         guard components >= 8, files >= components else {
-            throw ToolError("generate at least 8 components and one file per component", exitCode: 2)
+            throw ToolError("generate at least 8 components and one file per component", status: .usage)
         }
         guard !FileManager.default.fileExists(atPath: root.path) else {
-            throw ToolError("'\(root.path)' exists already; name a new folder", exitCode: 2)
+            throw ToolError("'\(root.path)' exists already; name a new folder", status: .usage)
         }
         var random = SplitMix64(seed: seed)
         let specs = plan(&random)

@@ -40,7 +40,7 @@ public enum GraphRenderer {
             return dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges)
         case .svg:
             guard let dotExecutable else {
-                throw ToolError("SVG needs Graphviz's 'dot', which is not on the PATH. Install it (apt-get install graphviz) or use --format dot.", exitCode: 3)
+                throw ToolError("SVG needs Graphviz's 'dot', which is not on the PATH. Install it (apt-get install graphviz) or use --format dot.", status: .environment)
             }
             return try runDot(dotExecutable, input: dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges))
         }
@@ -87,23 +87,12 @@ public enum GraphRenderer {
     }
 
     private static func runDot(_ executable: String, input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-Tsvg"]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolError("dot failed: \(String(decoding: errors, as: UTF8.self))", exitCode: 3)
+        let run = try ProcessRunner.run(URL(fileURLWithPath: executable), ["-Tsvg"], input: Data(input.utf8))
+        guard run.status == 0 else {
+            throw ToolError("Graphviz's dot failed (\(executable), exit \(run.status)): \(run.errorText.trimmingCharacters(in: .whitespacesAndNewlines)). "
+                + "Try --format dot and run dot yourself to see more.", status: .environment)
         }
-        return String(decoding: output, as: UTF8.self)
+        return run.text
     }
 
     /// The full path of `name` on the PATH, or nil.

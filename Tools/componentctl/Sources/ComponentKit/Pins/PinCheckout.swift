@@ -40,7 +40,7 @@ public enum PinCheckout {
         func refuse(_ reason: String) -> ToolError {
             ToolError("components.lock: the entry for '\(name)' \(reason). componentctl acts only on checkouts it made itself. "
                 + "Restore the file (git checkout -- components.lock), or remove the entry and run 'componentctl sync'. Nothing was changed.",
-                exitCode: 2)
+                status: .usage)
         }
         guard let component = workspace.component(named: name) else {
             throw refuse("names no component of components.yaml")
@@ -87,7 +87,7 @@ public enum PinCheckout {
         guard resolvesInside(path, root: root), isMarked(pinFolder: path, root: root) else {
             throw ToolError("'\(path)' is in the way of a pinned checkout, but componentctl did not make it (it has no \(markerName) "
                 + "marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again. Nothing was changed.",
-                exitCode: 2)
+                status: .usage)
         }
     }
 

@@ -31,7 +31,7 @@ public struct PinLock: Codable, Sendable, Equatable {
     public static func load(root: URL) throws -> PinLock {
         let url = root.appendingPathComponent(fileName)
         if PinCheckout.isRealFolder(url) {
-            throw ToolError("\(fileName) is a folder; componentctl keeps a file there. Move the folder away, then run 'componentctl sync'.", exitCode: 2)
+            throw ToolError("\(fileName) is a folder; componentctl keeps a file there. Move the folder away, then run 'componentctl sync'.", status: .usage)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else { return PinLock() }
         let lock: PinLock
@@ -39,11 +39,11 @@ public struct PinLock: Codable, Sendable, Equatable {
             lock = try JSONDecoder().decode(PinLock.self, from: data)
         } catch {
             throw ToolError("\(fileName) is not a valid lock file (\(JSONOutput.summary(of: error))). "
-                + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", exitCode: 2)
+                + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", status: .usage)
         }
         guard lock.version == PinLock().version else {
             throw ToolError("\(fileName) is in format \(lock.version); this componentctl reads format \(PinLock().version). "
-                + "Use the componentctl that wrote it, or restore the file from git (git checkout -- \(fileName)).", exitCode: 2)
+                + "Use the componentctl that wrote it, or restore the file from git (git checkout -- \(fileName)).", status: .usage)
         }
         return lock
     }
@@ -74,12 +74,12 @@ public enum PinLayout {
         let ups = dependencyPaths.map { path in path.split(separator: "/").prefix { $0 == ".." }.count }.max() ?? 2
         let levels = max(ups, 2)
         guard levels <= parts.count else {
-            throw ToolError("Cannot pin '\(component.name)': a dependency path of that release leaves the workspace.", exitCode: 2)
+            throw ToolError("Cannot pin '\(component.name)': a dependency path of that release leaves the workspace.", status: .usage)
         }
         guard ups != 1 else {
             let sibling = dependencyPaths.first { $0.split(separator: "/").prefix { $0 == ".." }.count == 1 } ?? "../"
             throw ToolError("Cannot pin '\(component.name)': it depends on the sibling folder '\(sibling)', which a checkout beside "
-                + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", exitCode: 2)
+                + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", status: .usage)
         }
         let keep = parts.count - levels
         let middle = parts[(keep + 1)..<(parts.count - 1)]

@@ -30,30 +30,30 @@ public enum PinPlanner {
         guard let release = releases.first(where: { $0.version == version && $0.version.description == version.description }) else {
             if let near = releases.first(where: { $0.version == version }) {
                 throw ToolError("There is no tag \(component.name)@\(version); \(component.name) \(near.version.description.split(separator: "+")[0]) "
-                    + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", exitCode: 2)
+                    + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", status: .usage)
             }
             if let kind = context.repository.kindOfTagTarget("\(component.name)@\(version)") {
                 throw ToolError("The tag \(component.name)@\(version) names a \(kind), not a commit, so it is no release. Inspect it with "
                     + "'git cat-file -p \(component.name)@\(version)'; if it is a mistake, delete it (git tag -d \(component.name)@\(version)) "
-                    + "and release again: componentctl release \(component.name) \(version).", exitCode: 2)
+                    + "and release again: componentctl release \(component.name) \(version).", status: .usage)
             }
             let known = releases.map(\.version.description)
             throw ToolError("'\(component.name)' has no release \(version) in this clone (no tag \(component.name)@\(version)). "
                 + (known.isEmpty ? "" : "Released here: \(known.joined(separator: ", ")). ")
                 + context.fetchTagsAdvice + " To make that release from this commit: componentctl release \(component.name) \(version).",
-                exitCode: 2)
+                status: .usage)
         }
         let path = context.repositoryPath(of: component)
         guard let tree = try context.repository.tree(of: release.resolved.commit, path: path),
               let bytes = try context.repository.file(at: path + "/Package.swift", in: release.resolved.commit) else {
             throw ToolError("\(release.tag) has no package at '\(component.path)': the component was moved since. "
-                + "Pin a release made after the move.", exitCode: 2)
+                + "Pin a release made after the move.", status: .usage)
         }
         let manifest: PackageManifest
         do {
             manifest = try ManifestReader.read(bytes)
         } catch {
-            throw ToolError("The Package.swift of \(release.tag) cannot be read (\(error)); pin another release.", exitCode: 2)
+            throw ToolError("The Package.swift of \(release.tag) cannot be read (\(error)); pin another release.", status: .usage)
         }
         let checkout = try PinLayout.checkoutPath(
             for: component, version: version.description, dependencyPaths: manifest.dependencies.compactMap(\.path))
@@ -92,7 +92,7 @@ public enum PinPlanner {
             throw ToolError("Cannot pin '\(component.name)': \(dependents.joined(separator: ", ")) depend\(dependents.count == 1 ? "s" : "") on it. "
                 + "SwiftPM identifies a package by its folder name, so the integrated build would see two packages named "
                 + "'\(component.folderName)' and silently keep only one. Pin components nothing else depends on (business implementations).",
-                exitCode: 2)
+                status: .usage)
         }
     }
 

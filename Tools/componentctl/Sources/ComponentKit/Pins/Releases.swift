@@ -24,7 +24,7 @@ public struct VersionedWorkspace {
         self.workspace = workspace
         repository = try GitRepository(containing: workspace.root)
         guard let prefix = repository.relativePath(of: workspace.root) else {
-            throw ToolError("The workspace is not inside its git repository's working tree.", exitCode: 3)
+            throw ToolError("The workspace is not inside its git repository's working tree.", status: .environment)
         }
         self.prefix = prefix
     }
@@ -77,7 +77,7 @@ public struct VersionedWorkspace {
     /// Parses `text` as a version, or fails with exit 2.
     public static func version(_ text: String) throws -> SemanticVersion {
         guard let version = SemanticVersion(text) else {
-            throw ToolError("'\(text)' is not a semantic version; write it like 1.4.0 (or 2.0.0-beta.1).", exitCode: 2)
+            throw ToolError("'\(text)' is not a semantic version; write it like 1.4.0 (or 2.0.0-beta.1).", status: .usage)
         }
         return version
     }
@@ -129,39 +129,39 @@ public enum ReleaseService {
         let releases = try context.releases(of: component)
         if let same = releases.first(where: { $0.version == version }) {
             throw ToolError("'\(name)' \(version) is released already (tag \(same.tag) on \(same.resolved.commit.short)); "
-                + "release a greater version than \(releases[0].version).", exitCode: 2)
+                + "release a greater version than \(releases[0].version).", status: .usage)
         }
         if let last = releases.first, version < last.version {
-            throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", exitCode: 2)
+            throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", status: .usage)
         }
         if let recorded = component.version.flatMap(SemanticVersion.init), version < recorded {
             throw ToolError("components.yaml records version \(recorded) of '\(name)', its last release; \(version) is lower. "
-                + "Release a greater version. \(context.fetchTagsAdvice)", exitCode: 2)
+                + "Release a greater version. \(context.fetchTagsAdvice)", status: .usage)
         }
         let tag = "\(name)@\(version)"
         if let kind = context.repository.kindOfTagTarget(tag) {
             throw ToolError("The tag \(tag) exists already and names a \(kind), so it is no release. Inspect it with 'git cat-file -p \(tag)'; "
-                + "if it is a mistake, delete it (git tag -d \(tag)) and release again.", exitCode: 2)
+                + "if it is a mistake, delete it (git tag -d \(tag)) and release again.", status: .usage)
         }
         guard !context.repository.isShallow else {
             throw ToolError("This is a shallow clone, so it may lack releases of '\(name)' and the history a release is checked against. "
-                + "Fetch them first: git fetch --tags --unshallow.", exitCode: 3)
+                + "Fetch them first: git fetch --tags --unshallow.", status: .environment)
         }
         let path = context.repositoryPath(of: component)
         let manifestURL = try AtomicFile.resolved(context.workspace.root.appendingPathComponent(WorkspaceLoader.fileName))
         guard let manifestPath = context.repository.relativePath(of: manifestURL) else {
             throw ToolError("components.yaml is a link to '\(manifestURL.path)', outside the repository. A release commits the new version line "
                 + "and tags that commit, so the file it changes must be in the repository: link to a file inside it, or release from a "
-                + "workspace whose components.yaml is in it.", exitCode: 2)
+                + "workspace whose components.yaml is in it.", status: .usage)
         }
         let changed = try context.repository.changedFiles(under: path) + context.repository.changedFiles(under: manifestPath)
         guard changed.isEmpty else {
             throw ToolError("'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
-                + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), exitCode: 3)
+                + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), status: .environment)
         }
         let head = try context.repository.headReference()
         guard try context.repository.tree(of: head.commit, path: path) != nil else {
-            throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", exitCode: 3)
+            throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", status: .environment)
         }
         let yaml = try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace)
         let summary = message ?? "Release \(name) \(version)"

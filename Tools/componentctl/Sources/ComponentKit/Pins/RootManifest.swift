@@ -9,7 +9,7 @@ public enum RootManifest {
     /// `text` with every `.package(path:)` in the block pointing where the pins say; throws when there is no block.
     public static func regenerate(_ text: String, workspace: Workspace, checkouts: [String: String]) throws -> String {
         guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else {
-            throw ToolError("Package.swift has no '\(begin)' ... '\(end)' block; add one around the component dependencies.", exitCode: 2)
+            throw ToolError("Package.swift has no '\(begin)' ... '\(end)' block; add one around the component dependencies.", status: .usage)
         }
         let block = text[start.upperBound..<stop.lowerBound]
         let index = ComponentPaths(workspace)
@@ -26,7 +26,7 @@ public enum RootManifest {
         }
         let path = String(line[call.upperBound..<close.lowerBound])
         guard let component = index.component(at: path) else {
-            throw ToolError("The generated block of Package.swift names '\(path)', which is no component in components.yaml.", exitCode: 2)
+            throw ToolError("The generated block of Package.swift names '\(path)', which is no component in components.yaml.", status: .usage)
         }
         let target = checkouts[component.name] ?? component.path
         return line.replacingCharacters(in: call.upperBound..<close.lowerBound, with: target)

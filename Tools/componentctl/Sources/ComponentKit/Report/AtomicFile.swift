@@ -66,6 +66,6 @@ public enum AtomicFile {
 
     private static func failure(_ url: URL, _ reason: String) -> ToolError {
         ToolError("Cannot write '\(url.path)': \(reason). Make sure its folder is writable and the disk has room, then run the command again.",
-                  exitCode: 3)
+                  status: .environment)
     }
 }

@@ -82,7 +82,7 @@ public struct BuildService {
 
     private func execute(_ job: Job, log: URL) throws -> Bool {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw ToolError("Cannot create the log \(log.path).", exitCode: 3)
+            throw ToolError("Cannot create the log \(log.path).", status: .environment)
         }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
@@ -98,7 +98,7 @@ public struct BuildService {
         do {
             try process.run()
         } catch {
-            throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", exitCode: 3)
+            throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
         if verbose {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
@@ -121,7 +121,7 @@ public struct BuildService {
         }
         text += failed.map { "\($0.job.name): \(action.rawValue) failed; see \($0.log)\n" }.joined()
         text += "\(action.rawValue): \(outcomes.count - failed.count) passed, \(failed.count) failed\n"
-        return CommandResult(output: text, exitCode: 4)
+        return CommandResult(output: text, status: .buildFailed)
     }
 }
 

@@ -47,12 +47,12 @@ public enum CheckLayersService {
                 }
             }
         } else if options.updateBaseline {
-            throw ToolError("--update-baseline needs --baseline FILE", exitCode: 2)
+            throw ToolError("--update-baseline needs --baseline FILE", status: .usage)
         }
         let report = DiagnosticReport(diagnostics: findings, baselineProblems: staleProblems,
                                       componentCount: workspace.components.count, fileCount: analysis.fileCount)
         let failed = report.errorCount > 0 || !staleProblems.isEmpty
         return CommandResult(output: try report.render(options.format),
-                             errors: messages.map { $0 + "\n" }.joined(), exitCode: failed ? 1 : 0)
+                             errors: messages.map { $0 + "\n" }.joined(), status: failed ? .findings : .ok)
     }
 }

@@ -1,46 +1,71 @@
 import Foundation
 
-/// What a command prints and the exit code it ends with.
+/// componentctl's exit codes, the one place they are defined.
+public enum ExitStatus: Int32, Sendable {
+    /// Success.
+    case ok = 0
+    /// The command ran and found something (layering violations, an out-of-date workspace).
+    case findings = 1
+    /// A usage or configuration error, or a refusal by the rules; the user changes the input.
+    case usage = 2
+    /// Git or the environment failed (a dirty tree, a moved tag, a stale lock, a failed write).
+    case environment = 3
+    /// A build or test failed.
+    case buildFailed = 4
+
+    /// The status an error ends the command with: its own when it is a ``ComponentctlError``, else an environment error.
+    public init(of error: any Error) {
+        self = (error as? any ComponentctlError)?.exitStatus ?? (error is DecodingError ? .usage : .environment)
+    }
+}
+
+/// An error of componentctl: it knows the exit status it ends a command with.
+public protocol ComponentctlError: Error, CustomStringConvertible {
+    /// The exit status.
+    var exitStatus: ExitStatus { get }
+}
+
+/// What a command prints and the exit status it ends with.
 public struct CommandResult: Sendable, Equatable {
     /// Text for standard output.
     public var output: String
     /// Text for standard error.
     public var errors: String
-    /// The exit code: 0 ok, 1 findings, 2 usage or configuration, 3 git or environment, 4 build or test.
-    public var exitCode: Int32
+    /// The exit status.
+    public var status: ExitStatus
 
     /// Creates a result.
-    public init(output: String = "", errors: String = "", exitCode: Int32 = 0) {
+    public init(output: String = "", errors: String = "", status: ExitStatus = .ok) {
         self.output = output
         self.errors = errors
-        self.exitCode = exitCode
+        self.status = status
     }
 }
 
-/// An error that carries its exit code.
-public struct ToolError: Error, Sendable, CustomStringConvertible {
+/// An error that says what went wrong and what to do, with its exit status.
+public struct ToolError: ComponentctlError, Sendable {
     /// What went wrong and what to do.
     public var message: String
-    /// The exit code: 2 usage or configuration, 3 git or environment, 4 build or test.
-    public var exitCode: Int32
+    /// The exit status.
+    public var exitStatus: ExitStatus
 
     /// Creates an error.
-    public init(_ message: String, exitCode: Int32) {
+    public init(_ message: String, status: ExitStatus) {
         self.message = message
-        self.exitCode = exitCode
+        exitStatus = status
     }
 
     public var description: String { message }
+}
 
-    /// The exit code for any error: ``ToolError``'s own, 2 for configuration problems, else 3.
-    public static func exitCode(for error: any Error) -> Int32 {
-        switch error {
-        case let error as ToolError: error.exitCode
-        case is WorkspaceError: 2
-        case is DecodingError: 2
-        default: 3
-        }
-    }
+extension WorkspaceError: ComponentctlError {
+    /// Every workspace error is about the configuration.
+    public var exitStatus: ExitStatus { .usage }
+}
+
+extension GitError: ComponentctlError {
+    /// Git failed.
+    public var exitStatus: ExitStatus { .environment }
 }
 
 extension ToolError {

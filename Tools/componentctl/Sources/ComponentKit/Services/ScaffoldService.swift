@@ -16,10 +16,10 @@ public enum ScaffoldService {
     /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
     public static func create(_ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool) throws -> CommandResult {
         guard name.first?.isUppercase == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ToolError("'\(name)' is not a component name: use UpperCamelCase letters and digits, like Wishlist.", exitCode: 2)
+            throw ToolError("'\(name)' is not a component name: use UpperCamelCase letters and digits, like Wishlist.", status: .usage)
         }
         guard workspace.rules.layers.contains(layer) else {
-            throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", exitCode: 2)
+            throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", status: .usage)
         }
         let isTop = workspace.rules.layers.first == layer
         let withInterface = wantsInterface || isTop
@@ -35,7 +35,7 @@ public enum ScaffoldService {
         let router = workspace.component(named: "router")
         let screens = workspace.component(named: "screen-kit")
         if isTop, router == nil || screens == nil {
-            throw ToolError("A \(layer) component needs the 'router' and 'screen-kit' components, which this workspace does not have.", exitCode: 2)
+            throw ToolError("A \(layer) component needs the 'router' and 'screen-kit' components, which this workspace does not have.", status: .usage)
         }
         let templates = Templates(name: name, scheme: workspace.scheme)
         if isTop, let router, let screens {
@@ -88,14 +88,14 @@ public enum ScaffoldService {
             let folderName = (package.folder as NSString).lastPathComponent.lowercased()
             if let other = workspace.components.first(where: { $0.name == package.name || $0.folderName.lowercased() == folderName }) {
                 throw ToolError("'\(package.name)' collides with the existing component '\(other.name)' (\(other.path)); "
-                    + "SwiftPM identifies packages by folder name, case-insensitively. Choose another name.", exitCode: 2)
+                    + "SwiftPM identifies packages by folder name, case-insensitively. Choose another name.", status: .usage)
             }
             if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(package.folder).path) {
-                throw ToolError("'\(package.folder)' exists already; choose another name or remove it.", exitCode: 2)
+                throw ToolError("'\(package.folder)' exists already; choose another name or remove it.", status: .usage)
             }
         }
         if workspace.root.lastPathComponent.lowercased() == packages[0].name {
-            throw ToolError("'\(packages[0].name)' is the name of the workspace folder, the root package's identity; choose another.", exitCode: 2)
+            throw ToolError("'\(packages[0].name)' is the name of the workspace folder, the root package's identity; choose another.", status: .usage)
         }
     }
 
@@ -109,7 +109,7 @@ public enum ScaffoldService {
               case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
               let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
               case .scalar(let lastValue)? = fields.last?.value else {
-            throw ToolError("components.yaml's components are not a block mapping of block mappings; add the entries by hand.", exitCode: 2)
+            throw ToolError("components.yaml's components are not a block mapping of block mappings; add the entries by hand.", status: .usage)
         }
         let bytes = workspace.fileBytes
         let keyIndent = String(repeating: " ", count: last.key.start.column - 1)
@@ -135,7 +135,7 @@ public enum ScaffoldService {
         let url = workspace.root.appendingPathComponent("Package.swift")
         guard var text = try? String(contentsOf: url, encoding: .utf8), let begin = text.range(of: RootManifest.begin),
               let end = text.range(of: RootManifest.end, range: begin.upperBound..<text.endIndex) else {
-            throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", exitCode: 2)
+            throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
         }
         var block = String(text[begin.upperBound..<end.lowerBound])
         block = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: block)
@@ -158,7 +158,7 @@ public enum ScaffoldService {
 
     private static func inserting(_ line: String, intoArray name: String, of block: String) throws -> String {
         guard let declaration = block.range(of: "let \(name)"), let close = block.range(of: "\n]", range: declaration.upperBound..<block.endIndex) else {
-            throw ToolError("The generated block has no '\(name)' list to add to.", exitCode: 2)
+            throw ToolError("The generated block has no '\(name)' list to add to.", status: .usage)
         }
         var result = block
         result.insert(contentsOf: line, at: result.index(after: close.lowerBound))

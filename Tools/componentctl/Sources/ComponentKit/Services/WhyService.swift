@@ -5,7 +5,7 @@ public enum WhyService {
         for name in [from, to] where workspace.component(named: name) == nil { throw workspace.unknownComponent(name) }
         let analysis = WorkspaceAnalysis.analyze(workspace)
         guard let path = DependencyGraph(analysis: analysis).shortestPath(from: from, to: to), path.count > 1 else {
-            return CommandResult(output: "'\(from)' does not depend on '\(to)', directly or through other components.\n", exitCode: 1)
+            return CommandResult(output: "'\(from)' does not depend on '\(to)', directly or through other components.\n", status: .findings)
         }
         var lines = [path.joined(separator: " -> ")]
         for (source, target) in zip(path, path.dropFirst()) {

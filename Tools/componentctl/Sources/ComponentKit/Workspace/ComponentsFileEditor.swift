@@ -86,6 +86,6 @@ public enum ComponentsFileEditor {
     }
 
     private static func refusal(_ message: String) -> ToolError {
-        ToolError("Cannot edit components.yaml in place: \(message). Edit it by hand.", exitCode: 2)
+        ToolError("Cannot edit components.yaml in place: \(message). Edit it by hand.", status: .usage)
     }
 }

@@ -59,7 +59,7 @@ struct Journal: Codable {
             return try JSONDecoder().decode(Journal.self, from: data)
         } catch {
             throw ToolError("\(url(root: root).path) cannot be read (\(JSONOutput.summary(of: error))): it records how to undo an interrupted "
-                + "change. Check components.yaml, components.lock and Package.swift with 'git status', then delete the file.", exitCode: 3)
+                + "change. Check components.yaml, components.lock and Package.swift with 'git status', then delete the file.", status: .environment)
         }
     }
 
@@ -149,12 +149,12 @@ public final class WorkspaceLock {
         }
         guard opened >= 0 else {
             throw ToolError("Cannot write in the workspace: componentctl keeps its lock and journal in \(folder.path), and "
-                + "\(String(cString: strerror(errno))). Make the workspace writable and run the command again. Nothing was changed.", exitCode: 3)
+                + "\(String(cString: strerror(errno))). Make the workspace writable and run the command again. Nothing was changed.", status: .environment)
         }
         descriptor = opened
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw ToolError("Another componentctl is changing this workspace; wait for it to finish and run the command again.", exitCode: 3)
+            throw ToolError("Another componentctl is changing this workspace; wait for it to finish and run the command again.", status: .environment)
         }
     }
 

@@ -60,7 +60,7 @@ public struct WorkspaceTransaction {
         for path in removals { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
         for addition in additions where PinCheckout.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
             throw ToolError("'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
-                + "Nothing was changed.", exitCode: 2)
+                + "Nothing was changed.", status: .usage)
         }
         let state = Journal.state(root)
         let temporary = Journal.temporaryFolder(root)
@@ -82,7 +82,7 @@ public struct WorkspaceTransaction {
             try journal.save(root: root)
         } catch {
             Journal.cleanUp(root: root)
-            throw ToolError("\(ToolError.describe(error)) Nothing was changed.", exitCode: ToolError.exitCode(for: error))
+            throw ToolError("\(ToolError.describe(error)) Nothing was changed.", status: ExitStatus(of: error))
         }
         faultPoint("journal")
         do {
@@ -119,9 +119,9 @@ public struct WorkspaceTransaction {
             } catch let rollback {
                 throw ToolError("\(ToolError.describe(error)) Rolling the change back failed too: \(ToolError.describe(rollback)) "
                     + "What is needed to finish it is kept in \(Journal.folderName)/: fix the cause, then run any componentctl command.",
-                    exitCode: 3)
+                    status: .environment)
             }
-            throw ToolError("\(ToolError.describe(error)) The change was rolled back; the workspace is as it was.", exitCode: ToolError.exitCode(for: error))
+            throw ToolError("\(ToolError.describe(error)) The change was rolled back; the workspace is as it was.", status: ExitStatus(of: error))
         }
         try Journal.delete(root: root)
         faultPoint("committed")
@@ -144,7 +144,7 @@ public struct WorkspaceTransaction {
                 throw ToolError("An interrupted 'componentctl \(journal.summary)' left its change half-done. Undoing it means writing git's "
                     + "\(blocking.deletingPathExtension().lastPathComponent), but the lock file '\(blocking.path)' is still there from the "
                     + "interrupted write, so git refuses. If no git command is running, remove it: rm '\(blocking.path)'. "
-                    + "Then run componentctl again to finish the rollback.", exitCode: 3)
+                    + "Then run componentctl again to finish the rollback.", status: .environment)
             }
             for stale in locks.others.compactMap({ git.staleLock(of: $0) }) {
                 note += " The interrupted write left git's lock file '\(stale.path)'; if no git command is running, remove it: rm '\(stale.path)'."
@@ -156,10 +156,10 @@ public struct WorkspaceTransaction {
 
     private func readFile(_ url: URL) throws -> Data {
         guard !PinCheckout.isRealFolder(url) else {
-            throw ToolError("'\(url.path)' is a folder, where componentctl keeps a file; move it away and run the command again.", exitCode: 2)
+            throw ToolError("'\(url.path)' is a folder, where componentctl keeps a file; move it away and run the command again.", status: .usage)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ToolError("Cannot read '\(url.path)'; check its permissions.", exitCode: 3)
+            throw ToolError("Cannot read '\(url.path)'; check its permissions.", status: .environment)
         }
         return data
     }

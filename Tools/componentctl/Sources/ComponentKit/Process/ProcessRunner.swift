@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+/// Runs a program to completion and collects what it printed.
+///
+/// Both pipes are drained at once, each on its own thread, and standard input is fed on a third: a
+/// child that fills one pipe while the parent waits on the other would otherwise block for ever.
+public enum ProcessRunner {
+    /// How a run ended and what it printed.
+    public struct Output: Sendable {
+        /// The exit status (or the signal's number plus 128 when it was killed).
+        public var status: Int32
+        /// Standard output.
+        public var standardOutput: Data
+        /// Standard error.
+        public var standardError: Data
+
+        /// Standard output as text.
+        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+        /// Standard error as text.
+        public var errorText: String { String(decoding: standardError, as: UTF8.self) }
+    }
+
+    /// Runs `executable` with `arguments` in `directory`, with `environment` added to this process's own,
+    /// feeding it `input`; throws only when the program cannot be started.
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
+    ) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        let output = drain(stdout.fileHandleForReading), errors = drain(stderr.fileHandleForReading)
+        if let input {
+            let writer = Thread {
+                try? stdin.fileHandleForWriting.write(contentsOf: input)
+                try? stdin.fileHandleForWriting.close()
+            }
+            writer.start()
+        }
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Output(status: status, standardOutput: output.wait(), standardError: errors.wait())
+    }
+
+    /// Reads `handle` to its end on a thread of its own.
+    private static func drain(_ handle: FileHandle) -> Drain {
+        let drain = Drain()
+        let thread = Thread { [drain] in
+            drain.finish(handle.readDataToEndOfFile())
+        }
+        thread.start()
+        return drain
+    }
+
+    /// The data one reading thread collects, handed over once it reached the end.
+    private final class Drain: Sendable {
+        private let data = Mutex(Data())
+        private let done = DispatchSemaphore(value: 0)
+
+        func finish(_ read: Data) {
+            data.withLock { $0 = read }
+            done.signal()
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data.withLock { $0 }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension Tag {
+    /// A test that builds real Swift packages: minutes each. `make test` runs them in a step of their own.
+    @Tag static var buildsPackages: Self
+}
+
+/// Whether the tests that build real packages run: `COMPONENTCTL_BUILD_TESTS=1` (their own step of `make test`),
+/// so `swift test --package-path Tools/componentctl` alone stays quick for someone changing the tool.
+let buildTestsEnabled = ProcessInfo.processInfo.environment["COMPONENTCTL_BUILD_TESTS"] == "1"
+
+/// Builds and tests real component packages through the built binary.
+@Suite(.tags(.buildsPackages), .enabled(if: buildTestsEnabled, "set COMPONENTCTL_BUILD_TESTS=1 to run the tests that build packages"))
+struct RealBuildTests {
+    private func tool(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolProcess.Result {
+        try ToolProcess.run(arguments + ["--root", scratch.root.path], environment: environment)
+    }
+
+    @Test func standaloneBuildIsReal() throws {
+        let scratch = try Scratch.sampleRepository()
+        let result = try tool(scratch, ["test", "models"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(try scratch.read(".build/componentctl-logs/models-test.log").contains("Test run with 2 tests"))
+        // The shared scratch folder gives the same results.
+        let shared = try tool(scratch, ["test", "models", "screen-kit", "--shared-scratch"])
+        #expect(shared.status == 0, "\(shared.output)")
+        #expect(try scratch.read(".build/componentctl-logs/screen-kit-test.log").contains("Test run with 2 tests"))
+    }
+
+    @Test func newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone() throws {
+        let scratch = try Scratch.sampleRepository()
+        let created = try tool(scratch, ["new", "Wishlist", "--layer", "business"])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.contains("wired into the integrated App"))
+        #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (18 components"))
+        let yaml = try scratch.read("components.yaml")
+        #expect(yaml.hasSuffix("  wishlist:\n    path: Packages/Business/Wishlist\n    layer: business\n    interface: wishlist-interface\n    version: 0.1.0\n"
+            + "  wishlist-interface:\n    path: Packages/Interfaces/WishlistInterface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
+        #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/Wishlist\"),\n]"))
+        #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("import Wishlist\n// END componentctl: imports"))
+        #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("    WishlistModule(),\n]"))
+        let tested = try tool(scratch, ["test", "wishlist", "wishlist-interface", "--shared-scratch"])
+        #expect(tested.status == 0, "\(tested.output)")
+
+        let state = try scratch.snapshot()
+        #expect(try tool(scratch, ["new", "WishList", "--layer", "business"]).status == 2)
+        #expect(try tool(scratch, ["new", "Gadget", "--layer", "middle"]).status == 2)
+        #expect(try tool(scratch, ["new", "gadget", "--layer", "core"]).status == 2)
+        #expect(try scratch.snapshot() == state)
+        #expect(try tool(scratch, ["new", "Payments", "--layer", "core"]).output.hasPrefix("Created payments at Packages/Core/Payments."))
+    }
+}
