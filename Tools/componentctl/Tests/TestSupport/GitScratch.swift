@@ -9,12 +9,17 @@ extension Scratch {
         for item in ["Package.swift", "App", "Tests", ".gitignore"] {
             try manager.copyItem(at: sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
         }
-        try scratch.git("init", "-q")
-        try scratch.git("config", "user.name", "Test")
-        try scratch.git("config", "user.email", "test@example.com")
-        try scratch.git("add", "-A")
-        try scratch.git("commit", "-qm", "initial")
+        try scratch.commitAsNewRepository()
         return scratch
+    }
+
+    /// Makes the scratch folder a new git repository with everything in it committed.
+    public func commitAsNewRepository() throws {
+        try git("init", "-q")
+        try git("config", "user.name", "Test")
+        try git("config", "user.email", "test@example.com")
+        try git("add", "-A")
+        try git("commit", "-qm", "initial")
     }
 
     /// Runs the git CLI in the scratch folder (tests use it only to set up and to cross-check) and returns its output.

@@ -68,11 +68,7 @@ extension Scratch {
 
             """)
         try scratch.write(".gitignore", ".build/\n.componentctl/\n.pin-*/\n")
-        try scratch.git("init", "-q")
-        try scratch.git("config", "user.name", "Test")
-        try scratch.git("config", "user.email", "test@example.com")
-        try scratch.git("add", "-A")
-        try scratch.git("commit", "-qm", "initial")
+        try scratch.commitAsNewRepository()
         return scratch
     }
 
