@@ -57,7 +57,13 @@ import TestSupport
         let user = try #require(rows.first { $0["name"] as? String == "user" })
         #expect(user["commitsSinceRelease"] as? Int == 1)
         #expect(user["changedFiles"] as? Int == 0)
-        #expect(try tool(scratch, ["status"]).output.contains("cart               business    1.1.0    -    1                   1 file"))
+        let text = try tool(scratch, ["status"]).output
+        let cartLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("cart ") })
+        #expect(cartLine.contains(" 1.1.0 ") && cartLine.contains(" 1 commit ") && cartLine.hasSuffix(" 1 file"))
+        let userLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("user ") })
+        #expect(userLine.contains("(no release)") && userLine.contains("never released"))
+        #expect(text.contains("components have no release tag in this clone"))
+        #expect(try tool(scratch, ["versions", "user"]).output.contains("'user' has no release in this clone"))
     }
 
     /// A stand-in for `swift` that fails for one package, so orchestration is tested without compiling.

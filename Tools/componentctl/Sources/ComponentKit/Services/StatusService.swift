@@ -6,6 +6,8 @@ public enum StatusService {
         public var layer: String
         public var version: String?
         public var pin: String?
+        /// The last release tagged in this clone, or nil when it has none (then `version` is only recorded, not released).
+        public var released: String?
         /// Commits since the last release that touch the component's folder; all of them when never released.
         public var commitsSinceRelease: Int
         /// Files under the folder with uncommitted changes, untracked ones included.
@@ -22,17 +24,23 @@ public enum StatusService {
             let last = try context.releases(of: component).first
             let commits = try repository.commitCount(touching: path, from: head, notReachableFrom: last?.resolved.commit)
             return Row(name: component.name, layer: component.layer, version: component.version, pin: component.pin,
-                       commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count)
+                       released: last?.version.description, commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count)
         }
     }
 
-    /// The rows as a table or JSON.
+    /// The rows as a table or JSON. A component with no release tag says so in both columns, and a note
+    /// under the table explains it once, as `versions` does.
     public static func render(_ rows: [Row], json: Bool) throws -> String {
         if json { return try JSONOutput.string(rows) }
-        let table = [["NAME", "LAYER", "VERSION", "PIN", "UNRELEASED COMMITS", "LOCAL CHANGES"]] + rows.map { row in
-            [row.name, row.layer, row.version ?? "-", row.pin ?? "-", String(row.commitsSinceRelease),
+        let table = [["NAME", "LAYER", "VERSION", "PIN", "SINCE RELEASE", "LOCAL CHANGES"]] + rows.map { row in
+            [row.name, row.layer, row.released == nil ? (row.version ?? "-") + " (no release)" : row.version ?? "-", row.pin ?? "-",
+             row.released == nil ? "never released" : "\(row.commitsSinceRelease) commit\(row.commitsSinceRelease == 1 ? "" : "s")",
              row.changedFiles == 0 ? "clean" : "\(row.changedFiles) file\(row.changedFiles == 1 ? "" : "s")"]
         }
-        return TextTable.render(table)
+        let unreleased = rows.filter { $0.released == nil }.count
+        guard unreleased > 0 else { return TextTable.render(table) }
+        return TextTable.render(table) + "\n\(unreleased) of \(rows.count) components have no release tag in this clone: the version "
+            + "components.yaml records is the number a first release follows. Make one with 'componentctl release NAME VERSION', "
+            + "or fetch the tags if they were released elsewhere (git fetch --tags).\n"
     }
 }
