@@ -11,10 +11,12 @@ setup:
 tool: setup
 	swift build -c release --static-swift-stdlib --package-path $(TOOL_PACKAGE) --product componentctl
 
-# Puts componentctl on the PATH (PREFIX=~/.local for a user install).
+# Puts componentctl on the PATH (PREFIX=~/.local for a user install), stripped: 79 MB -> 60 MB. It stays
+# that large because it links Swift's standard library and Foundation statically (ICU's data is most of
+# it), so it runs on a machine without the toolchain, or with another one.
 install: tool
 	install -d $(PREFIX)/bin
-	install -m 755 $(TOOL) $(PREFIX)/bin/componentctl
+	install -s -m 755 $(TOOL) $(PREFIX)/bin/componentctl
 
 check: tool
 	$(TOOL) check-layers

@@ -35,30 +35,58 @@ struct AppProcess {
         environment["SHOP_DATA_DIR"] = dataDirectory.path
         environment.merge(self.environment) { _, new in new }
         process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        // Standard error goes to a file and input is written on a thread of its own, so neither a chatty
+        // App nor a long script can fill a pipe that nobody reads.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("app-stderr-\(UUID())")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+        }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let stdin = Pipe(), stdout = Pipe(), stderr = try FileHandle(forWritingTo: errorFile)
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        try stderr.close()
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let error = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let error = FileManager.default.contents(atPath: errorFile.path) ?? Data()
         return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
     }
 
-    /// The components named in the workspace's components.yaml (keys under `components:`).
+    /// The components of the workspace, as `componentctl list --format json` names them (the tool is the
+    /// one reader of components.yaml; it is built first when it is not there yet).
     static func componentNames() throws -> Set<String> {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("components.yaml"), encoding: .utf8)
-        var names = Set<String>()
-        var inComponents = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if !line.hasPrefix(" ") && !line.hasPrefix("#") && !line.isEmpty { inComponents = line.hasPrefix("components:") }
-            guard inComponents, line.hasPrefix("  "), !line.hasPrefix("   "), line.hasSuffix(":") else { continue }
-            names.insert(line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ":", with: ""))
+        let tool = root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
+        if !FileManager.default.isExecutableFile(atPath: tool.path) {
+            _ = try capture("/usr/bin/env", ["swift", "build", "--package-path", root.appendingPathComponent("Tools/componentctl").path, "--product", "componentctl"])
         }
-        return names
+        let json = try capture(tool.path, ["list", "--format", "json", "--root", root.path])
+        guard let rows = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
+            throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "componentctl list --format json printed no list"])
+        }
+        return Set(rows.compactMap { $0["name"] as? String })
+    }
+
+    /// Standard output of a program that prints little to standard error (which goes to this process's own).
+    private static func capture(_ executable: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) failed"])
+        }
+        return data
     }
 }

@@ -1,4 +1,4 @@
-// Issue 6's speed goals, measured in one run against vapor/routing-kit 4.9.3's TrieRouter.
+// The router's speed goals, measured in one run against vapor/routing-kit 4.9.3's TrieRouter.
 //
 //   router-bench                 times lookups and building; prints the figures, the ratios and the goals
 //   router-bench --allocations   counts allocations per lookup (run with the interposer preloaded)

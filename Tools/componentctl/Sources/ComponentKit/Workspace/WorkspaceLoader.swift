@@ -1,6 +1,6 @@
 import Foundation
 
-/// Loads and validates components.yaml (DESIGN.md section 4), reporting every problem at once.
+/// Loads and validates components.yaml (its schema is in the README), reporting every problem at once.
 public struct WorkspaceLoader {
     /// The file's name in the workspace root.
     public static let fileName = "components.yaml"
