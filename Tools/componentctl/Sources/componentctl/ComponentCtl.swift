@@ -8,7 +8,8 @@ struct ComponentCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "componentctl",
         abstract: "Keeps a componentized Swift workspace honest: layering, versions, builds.",
-        discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error; 3 git or environment error; 4 build or test failed.",
+        discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error, or a refusal by the rules; 3 git or environment error; "
+            + "4 build or test failed.",
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,

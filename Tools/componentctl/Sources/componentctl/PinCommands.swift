@@ -17,7 +17,7 @@ struct VersionsCommand: ParsableCommand {
 
 struct ReleaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "release", abstract: "Tag HEAD as COMPONENT@VERSION (annotated) and write the version into components.yaml.")
+        commandName: "release", abstract: "Commit VERSION into components.yaml on top of HEAD and tag that commit COMPONENT@VERSION (annotated).")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The component.") var component: String
@@ -85,7 +85,7 @@ struct AffectedCommand: ParsableCommand {
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show each component's version, pin, unreleased commits and local changes.")
+        commandName: "status", abstract: "Show each component's version (or that it has no release), pin, commits since its release and local changes.")
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "text or json.") var format: ListCommand.ListFormat = .text

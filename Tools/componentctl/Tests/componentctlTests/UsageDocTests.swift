@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The usage blocks of the READMEs and `componentctl --help` name the same commands and options, so the
+/// documentation cannot drift from the tool.
+@Suite struct UsageDocTests {
+    /// The `componentctl [--root DIR] <command>` block of a README: each command's words and options, by name.
+    private func usageBlock(_ path: String) throws -> [String: String] {
+        let text = try String(contentsOf: Scratch.sampleRoot.appendingPathComponent(path), encoding: .utf8)
+        let block = try #require(text.components(separatedBy: "```").first { $0.contains("componentctl [--root DIR] <command>") })
+        var commands: [String: String] = [:]
+        var current: [String] = []
+        for line in block.split(separator: "\n") where line.hasPrefix("  ") {
+            if line.hasPrefix("  "), !line.hasPrefix("   "), let first = line.split(separator: " ").first {
+                current = first.split(separator: "|").map(String.init)
+            }
+            for name in current { commands[name, default: ""] += line + "\n" }
+        }
+        return commands
+    }
+
+    /// The subcommands `componentctl --help` lists.
+    private func subcommands() throws -> [String] {
+        let help = try ToolProcess.run(["--help"]).output
+        let section = try #require(help.components(separatedBy: "SUBCOMMANDS:").last)
+        return section.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first, name.first?.isLowercase == true else { return nil }
+            return String(name)
+        }
+    }
+
+    /// Each option of `componentctl help COMMAND` as its accepted spellings (`-c`, `--configuration`).
+    private func options(of command: String) throws -> [[String]] {
+        let help = try ToolProcess.run(["help", command]).output
+        guard let section = help.components(separatedBy: "OPTIONS:").last, help.contains("OPTIONS:") else { return [] }
+        return section.split(separator: "\n").compactMap { line -> [String]? in
+            guard line.hasPrefix("  -") else { return nil }
+            let spelling = line.split(separator: " ").prefix { $0.hasPrefix("-") }.flatMap { $0.split(separator: ",") }
+            let names = spelling.flatMap { $0.split(separator: "/") }.map(String.init)
+            return names.contains("--help") || names.contains("--root") ? nil : names
+        }
+    }
+
+    @Test(arguments: ["README.md", "Tools/componentctl/README.md"])
+    func theUsageBlockNamesEveryCommandAndOptionOfTheHelp(readme: String) throws {
+        let documented = try usageBlock(readme)
+        let commands = try subcommands()
+        #expect(Set(documented.keys) == Set(commands), "\(readme) documents \(documented.keys.sorted()), the tool has \(commands)")
+        for command in commands {
+            let line = documented[command] ?? ""
+            for spellings in try options(of: command) {
+                #expect(spellings.contains { line.contains($0) }, "\(readme): '\(command)' does not mention \(spellings.joined(separator: "/"))")
+            }
+            for written in line.split(whereSeparator: { " [|]".contains($0) }) where written.hasPrefix("--") {
+                let all = try options(of: command).flatMap { $0 } + ["--root"]
+                #expect(all.contains(String(written)), "\(readme): '\(command)' documents \(written), which the tool does not take")
+            }
+        }
+    }
+}
