@@ -59,7 +59,7 @@ enum CartScreens {
         for line in lines {
             screen.text("\(line.quantity) × \(line.name) @ \(line.unitPrice) = \(line.total)")
         }
-        screen.text("Total: \(lines.map(\.total).sum())")
+        screen.text("Total: \(lines.map(\.total).totalsDescription)")
         screen.divider()
         screen.link("Check out", try OrderRoute.Checkout().url())
         for line in lines {

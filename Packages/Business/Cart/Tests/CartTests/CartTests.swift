@@ -65,7 +65,7 @@ private final class CountWatcher: Sendable {
         _ = try await router.open("shop://cart/add/1?quantity=2")
         _ = try await router.open("shop://cart/remove/1")
         _ = try await router.open("shop://cart/add/2")
-        router.events.publish(OrderPlaced(order: OrderSummary(id: 1, userID: "a", lines: [], total: .zero(), placedAt: Date())))
+        router.events.publish(OrderPlaced(order: OrderSummary(id: 1, userID: "a", lines: [], total: .zero("USD"), placedAt: Date())))
         #expect(watcher.counts.withLock { $0 } == [2, 0, 1, 0])
         let screen = try await router.open("shop://cart", as: Screen.self)
         #expect(screen.elements.contains(.text("Your cart is empty.")))

@@ -59,7 +59,7 @@ struct HomeScreen {
                 let lines = try cart.lines()
                 let units = lines.reduce(0) { $0 + $1.quantity }
                 screen.heading("Cart")
-                screen.link(units == 0 ? "Your cart is empty" : "Cart: \(units) item\(units == 1 ? "" : "s"), \(lines.map(\.total).sum())",
+                screen.link(units == 0 ? "Your cart is empty" : "Cart: \(units) item\(units == 1 ? "" : "s"), \(lines.map(\.total).totalsDescription)",
                             try CartRoute.Show().url())
             case .links(let title, let links):
                 screen.heading(title)

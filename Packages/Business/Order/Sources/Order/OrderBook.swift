@@ -27,7 +27,9 @@ public struct OrderBook: OrderHistory {
     /// Places an order for `userID` from the cart's `lines`, numbered by the database.
     func place(_ lines: [CartLine], for userID: String) throws -> OrderSummary {
         let orderLines = lines.map { OrderLine(productID: $0.productID, name: $0.name, quantity: $0.quantity, unitPrice: $0.unitPrice) }
-        let total = lines.map(\.total).sum()
+        // A checkout never gets an empty cart; an order is in one currency, so a mixed cart is refused.
+        let amounts = lines.map(\.total)
+        let total = try amounts.sum(in: amounts.first?.currency ?? Money.defaultCurrency)
         return try orders.append { id in
             OrderSummary(id: id, userID: userID, lines: orderLines, total: total, placedAt: clock())
         }.value
