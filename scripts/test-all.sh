@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: componentctl's own package, then its tests that build real packages (minutes); `componentctl check-layers` and `sync --check` on the
-# workspace; the kill-at-random-points trials of pin/release/sync; every component's own package,
-# built and tested alone (root `swift test` never runs its dependencies' tests); and the integrated
-# App's tests; and the router's allocation counts (zero for a static hit). ROUTER_BENCH=1 also runs the
-# router's timed goals and fails on a missed one (off by default: timings depend on the machine's load).
+# Runs every test: componentctl's own package, then its tests that build real packages (minutes);
+# `componentctl check-layers` and `sync --check` on the workspace; the kill-at-random-points trials of
+# pin/release/sync; the README's code examples compiled into a scratch copy; every component's own
+# package, built and tested alone (root `swift test` never runs its dependencies' tests); the
+# integrated App's tests; and the router's allocation counts (zero for a static hit). ROUTER_BENCH=1
+# also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
@@ -27,6 +28,7 @@ step componentctl-builds env COMPONENTCTL_BUILD_TESTS=1 swift test --package-pat
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
 step fault-injection Tools/componentctl/tests/fault-injection.sh
+step readme-examples scripts/check-readme-examples.sh
 step components "$tool" test --standalone --all --verbose
 step app "$tool" test --integrated --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then
