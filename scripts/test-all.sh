@@ -12,15 +12,18 @@ mkdir -p "$log_dir"
 tool=Tools/componentctl/.build/debug/componentctl
 passed=0
 failed=()
+summary=()
 
-step() {  # step NAME COMMAND...: runs the command, logs it, counts the result
-  local name=$1; shift
+step() {  # step NAME COMMAND...: runs the command, logs it, counts the result and its time
+  local name=$1 start=$SECONDS result
+  shift
   echo "=== $name: $*"
   if "$@" 2>&1 | tee "$log_dir/$name.log"; then
-    passed=$((passed + 1))
+    passed=$((passed + 1)); result=ok
   else
-    failed+=("$name")
+    failed+=("$name"); result=FAILED
   fi
+  summary+=("$(printf '  %-20s %-7s %5ds' "$name" "$result" $((SECONDS - start)))")
 }
 
 step componentctl swift test --package-path Tools/componentctl
@@ -38,6 +41,8 @@ else
 fi
 
 echo
+echo "Steps (logs in $log_dir):"
+printf '%s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "Failed steps (logs in $log_dir and .build/componentctl-logs):"
   printf '  %s\n' "${failed[@]}"

@@ -90,6 +90,7 @@ for trial in $(seq "$trials"); do
   fi
   recover "$subject"
   now=$(state "$subject")
+  (( trial % 20 == 0 )) && echo "fault trials: $trial of $trials done"
   if [ "$now" = "$before" ]; then
     passed=$((passed + 1)); before_count=$((before_count + 1))
   elif [ "$now" = "$after" ]; then
