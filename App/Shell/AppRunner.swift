@@ -46,15 +46,21 @@ public struct AppRunner: Sendable {
                 return await shell.run()
             }
         case "open":
-            let external = arguments.dropFirst().first == "--external"
-            let rest = arguments.dropFirst(external ? 2 : 1)
-            guard rest.count == 1, let url = rest.first else { return usage("'open' takes one URL, like: App open [--external] shop://product/1") }
+            let rest = arguments.dropFirst().filter { $0 != "--external" }
+            let external = rest.count < arguments.count - 1
+            guard rest.count == 1, let url = rest.first, !url.hasPrefix("-") else {
+                return usage("'open' takes one URL, like: App open [--external] shop://product/1")
+            }
             return await withApp { app in await open(url, in: app, origin: external ? .deepLink : .inApp) }
         case "sign":
             return sign(Array(arguments.dropFirst()))
         case "routes":
-            let json = arguments.dropFirst() == ["--format", "json"]
-            guard arguments.count == 1 || json else { return usage("'routes' takes only --format json") }
+            let options = try? CommandOptions(Array(arguments.dropFirst()), valued: ["--format"])
+            let format = options?.values["--format"] ?? "text"
+            guard let options, options.positional.isEmpty, ["text", "json"].contains(format) else {
+                return usage("'routes' takes only --format text|json")
+            }
+            let json = format == "json"
             return await withApp { app in
                 do {
                     output(json ? try Self.routeJSON(app.router.routes) : Self.routeTable(app.router.routes))
@@ -99,7 +105,7 @@ public struct AppRunner: Sendable {
           open [--external] URL       opens one link and prints the screen; --external opens it as a deep
                                       link from outside: only public routes, and only with a valid signature
           sign URL [--lifetime SECS]  prints URL signed for outside use (default lifetime: 3600 s)
-          routes [--format json]      prints the route table: pattern, then owning component
+          routes [--format text|json] prints the route table: pattern, then owning component
           help                        shows this text
 
         Interactive commands: a link's number, a URL, back, home, routes, help, quit.
@@ -108,13 +114,26 @@ public struct AppRunner: Sendable {
 
         """
 
+    /// What `help` says inside the interactive shell, where the command-line usage does not apply.
+    static let interactiveHelp = """
+        Type one of:
+          a link's number      opens that link of the screen
+          a URL                opens it, like shop://product/1 or shop://product/search?q=mug
+          back                 the previous screen
+          home                 the home screen
+          routes               the route table: pattern, then owning component
+          help                 this text
+          quit (or exit)       leaves the app (so does the end of the input)
+
+        """
+
     static let homeURL = (try? HomeRoute.Home().url()) ?? "shop://home"
 
     private func sign(_ arguments: [String]) -> Int32 {
-        guard let url = arguments.first, arguments.count == 1 || (arguments.count == 3 && arguments[1] == "--lifetime") else {
+        guard let options = try? CommandOptions(arguments, valued: ["--lifetime"]), options.positional.count == 1, let url = options.positional.first else {
             return usage("'sign' takes a URL and optionally --lifetime SECONDS")
         }
-        guard let lifetime = arguments.count == 3 ? TimeInterval(arguments[2]) : 3600, lifetime > 0 else {
+        guard let lifetime = options.values["--lifetime"].map(TimeInterval.init) ?? 3600, lifetime > 0 else {
             return usage("--lifetime takes a positive number of seconds")
         }
         do {

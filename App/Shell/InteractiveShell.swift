@@ -40,7 +40,7 @@ struct InteractiveShell {
         case "routes":
             runner.output(AppRunner.routeTable(app.router.routes))
         case "help":
-            runner.output(AppRunner.help)
+            runner.output(AppRunner.interactiveHelp)
         case _ where command.contains("://"):
             await open(command)
         default:

@@ -63,4 +63,31 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error.contains("Home layout '\(layout.path)' is not usable"))
     }
+
+    @Test func optionsGoAnywhereAndTakeEitherSpelling() throws {
+        let signed = try app.run(["sign", "--lifetime", "10", "shop://product/1"])
+        #expect(signed.status == 0, "\(signed.error)")
+        #expect(signed.output.hasPrefix("shop://product/1?exp="))
+        #expect(try app.run(["sign", "shop://product/1", "--lifetime=10"]).status == 0)
+        let json = try app.run(["routes", "--format=json"])
+        #expect(json.status == 0)
+        #expect(json.output.hasPrefix("["))
+        #expect(try app.run(["open", "shop://product/1", "--external"]).status != 2)
+        #expect(try app.run(["routes", "--format", "yaml"]).status == 2)
+        #expect(try app.run(["sign", "--lifetime", "-5", "shop://product/1"]).status == 2)
+    }
+
+    @Test func theShellSaysEachThingOnceAndHelpsWithItsOwnCommands() throws {
+        let run = try app.run([], input: "help\nshop://product/search?q=\nshop://cart/add/1\nshop://cart/remove/1\nshop://user/login/alice\nshop://user/logout\nquit\n")
+        #expect(run.status == 0)
+        #expect(run.output.contains("a link's number      opens that link of the screen"))
+        #expect(!run.output.contains("open [--external] URL"))
+        #expect(run.output.contains("== Search ==\n"))
+        #expect(run.output.contains("Removed Coffee Mug."))
+        let signedIn = try #require(run.output.components(separatedBy: "== Account ==").dropFirst().first)
+        #expect(signedIn.components(separatedBy: "Signed in as").count == 2)
+        let signedOut = try #require(run.output.components(separatedBy: "== Account ==").last)
+        #expect(signedOut.contains("Alice Liddell signed out."))
+        #expect(!signedOut.contains("You are not signed in."))
+    }
 }

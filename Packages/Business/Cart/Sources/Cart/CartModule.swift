@@ -36,12 +36,13 @@ public struct CartModule: AppModule {
             }
         }
         try router.register(CartRoute.Remove.self, owner: name) { route, _ in
+            let name = try store.lines().first { $0.productID == route.productID }?.name
             let removed = try store.remove(productID: route.productID)
-            return try CartScreens.show(store, notice: removed ? "Removed product \(route.productID)." : "Product \(route.productID) was not in the cart.")
+            return try CartScreens.show(store, notice: removed ? "Removed \(name ?? "product \(route.productID)")." : "That product was not in the cart.")
         }
         try router.register(CartRoute.Clear.self, owner: name) { _, _ in
             try store.clear()
-            return try CartScreens.show(store, notice: "The cart is empty now.")
+            return try CartScreens.show(store)
         }
     }
 }

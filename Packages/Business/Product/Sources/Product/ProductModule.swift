@@ -61,7 +61,7 @@ struct ProductScreens: Sendable {
 
     func search(_ text: String) throws -> Screen {
         let query = text.trimmingCharacters(in: .whitespaces)
-        var screen = Screen(title: "Search: \(query)")
+        var screen = Screen(title: query.isEmpty ? "Search" : "Search: \(query)")
         let found = query.isEmpty ? [] : try catalog.search(query)
         if found.isEmpty {
             screen.text(query.isEmpty ? "Type something to search for, like shop://product/search?q=mug" : "Nothing matches '\(query)'.")

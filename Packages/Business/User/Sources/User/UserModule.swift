@@ -34,7 +34,7 @@ public struct UserModule: AppModule {
             if let next = route.next, let url = try? RouteURL(next), url.scheme == request.url.scheme, router.canOpen(next) {
                 return try await router.open(next, arguments: request.arguments, origin: request.origin)
             }
-            return try UserScreens.profile(user, notice: "Signed in as \(user.displayName).")
+            return try UserScreens.profile(user)
         }
         try router.register(UserRoute.Logout.self, owner: name) { _, _ in
             guard let user = try accounts.signOut() else { return try UserScreens.profile(nil, notice: "Nobody was signed in.") }
@@ -62,9 +62,9 @@ struct LoginRequiredInterceptor: RouteInterceptor {
 enum UserScreens {
     static func profile(_ user: UserAccount?, notice: String? = nil) throws -> Screen {
         var screen = Screen(title: "Account")
-        if let notice { screen.text(notice) }
         guard let user else {
-            screen.text("You are not signed in.")
+            // One line says it: "Alice signed out." or "You are not signed in.", never both.
+            screen.text(notice ?? "You are not signed in.")
             screen.link("Sign in", try UserRoute.Login().url())
             return screen
         }
