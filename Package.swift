@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App"],
+            dependencies: ["App", .product(name: "Router", package: "Router")],
             path: "Tests/AppTests"
         ),
     ]

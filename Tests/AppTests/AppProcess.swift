@@ -62,16 +62,23 @@ struct AppProcess {
     /// The components of the workspace, as `componentctl list --format json` names them (the tool is the
     /// one reader of components.yaml; it is built first when it is not there yet).
     static func componentNames() throws -> Set<String> {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let tool = root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
-        if !FileManager.default.isExecutableFile(atPath: tool.path) {
-            _ = try capture("/usr/bin/env", ["swift", "build", "--package-path", root.appendingPathComponent("Tools/componentctl").path, "--product", "componentctl"])
-        }
-        let json = try capture(tool.path, ["list", "--format", "json", "--root", root.path])
+        let json = try componentctl(["list", "--format", "json", "--root", root.path])
         guard let rows = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
             throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "componentctl list --format json printed no list"])
         }
         return Set(rows.compactMap { $0["name"] as? String })
+    }
+
+    /// The workspace's root folder.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// What `componentctl arguments` prints; the tool is built first when it is not there yet.
+    static func componentctl(_ arguments: [String]) throws -> Data {
+        let tool = root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
+        if !FileManager.default.isExecutableFile(atPath: tool.path) {
+            _ = try capture("/usr/bin/env", ["swift", "build", "--package-path", root.appendingPathComponent("Tools/componentctl").path, "--product", "componentctl"])
+        }
+        return try capture(tool.path, arguments)
     }
 
     /// Standard output of a program that prints little to standard error (which goes to this process's own).

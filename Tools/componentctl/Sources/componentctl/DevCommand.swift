@@ -4,7 +4,7 @@ import Foundation
 
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self, MaterializeCommand.self])
+        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self, MaterializeCommand.self, RouteShapeCommand.self])
 
     struct ReadFilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -54,6 +54,19 @@ struct DevCommand: ParsableCommand {
         func run() throws {
             let summary = try WorkspaceGenerator(components: components, files: files, seed: seed).write(to: URL(fileURLWithPath: folder))
             print(summary)
+        }
+    }
+}
+
+extension DevCommand {
+    struct RouteShapeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "route-shape", abstract: "Print the shape the route-collision rule gives each pattern, one a line (for cross-checks with the router).")
+
+        @Argument(help: "Route patterns.") var patterns: [String]
+
+        func run() throws {
+            print(patterns.map(RouteShape.of).joined(separator: "\n"))
         }
     }
 }

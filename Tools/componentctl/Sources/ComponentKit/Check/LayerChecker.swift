@@ -155,7 +155,7 @@ public struct LayerChecker: Sendable {
             for target in analysis.packages[component.name]?.targets ?? [] {
                 for file in target.files {
                     for route in file.routes {
-                        let shape = Self.shape(of: route.pattern)
+                        let shape = RouteShape.of(route.pattern)
                         let place = "\(file.path):\(route.line):\(route.column)"
                         guard let first = seen[shape] else {
                             seen[shape] = (owner, route.pattern, place)
@@ -173,18 +173,6 @@ public struct LayerChecker: Sendable {
     }
 
     /// A pattern with capture names erased, as the router compares them.
-    static func shape(of pattern: String) -> String {
-        guard let separator = pattern.range(of: "://") else { return pattern }
-        let parts = pattern[separator.upperBound...].split(separator: "/").map(String.init)
-        let path = parts.dropFirst().map { part -> String in
-            if part.hasPrefix(":") { return ":" }
-            if part.hasPrefix("*") { return "*" }
-            if part.hasPrefix("<"), let colon = part.firstIndex(of: ":") { return String(part[..<colon]) + ">" }
-            return part
-        }
-        return ([pattern[..<separator.lowerBound].lowercased() + ":/", (parts.first ?? "").lowercased()] + path).joined(separator: "/")
-    }
-
     private func cycleFindings() -> [Diagnostic] {
         let graph = DependencyGraph(analysis: analysis)
         return graph.cycles().compactMap { cycle in
