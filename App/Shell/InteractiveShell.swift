@@ -34,7 +34,13 @@ struct InteractiveShell {
         case "":
             if let screen = navigator.current { show(screen) }
         case "back":
-            if let screen = navigator.back() { show(screen) } else { runner.output("Already at the first screen.\n") }
+            guard let screen = navigator.back() else { return runner.output("Already at the first screen.\n") }
+            if let url = screen.refreshURL, let fresh = try? await app.router.open(url, as: Screen.self) {
+                navigator.replaceCurrent(with: fresh)
+                show(fresh)
+            } else {
+                show(screen)
+            }
         case "home":
             await open(AppRunner.homeURL)
         case "routes":

@@ -2,8 +2,9 @@ import ScreenKit
 
 /// The back stack of screens the user has opened.
 ///
-/// Going back shows the screen as it was, without opening its URL again: the URL may have been
-/// an action (`shop://cart/add/1`) that must not run twice.
+/// Going back never opens the URL that made a screen again: it may have been an action
+/// (`shop://cart/add/1`) that must not run twice. The shell shows the screen's ``Screen/refreshURL``
+/// instead, so the cart after a checkout is empty; a screen without one is shown as it was.
 struct Navigator {
     private var stack: [Screen] = []
 
@@ -13,6 +14,12 @@ struct Navigator {
     /// Pushes a newly opened screen.
     mutating func push(_ screen: Screen) {
         stack.append(screen)
+    }
+
+    /// Replaces the top screen with a fresh rendering of it.
+    mutating func replaceCurrent(with screen: Screen) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1] = screen
     }
 
     /// Pops the top screen and returns the one below it, or nil (and pops nothing) at the root.

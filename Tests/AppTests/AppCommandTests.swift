@@ -90,4 +90,23 @@ import Testing
         #expect(signedOut.contains("Alice Liddell signed out."))
         #expect(!signedOut.contains("You are not signed in."))
     }
+
+    @Test func backShowsTheScreenAsItIsNowAndHomeLinksKeepTheirNumbers() throws {
+        // Cart, then checkout (which empties the cart), then back: the cart is shown again, empty.
+        let run = try app.run([], input: "shop://user/login/alice\nshop://cart/add/1\nshop://order/checkout\nback\nhome\nquit\n")
+        #expect(run.status == 0, "\(run.error)")
+        let screens = run.output.components(separatedBy: "\n== ")
+        let afterBack = try #require(screens.dropLast().last)
+        #expect(afterBack.hasPrefix("Cart =="), "\(afterBack)")
+        #expect(afterBack.contains("Your cart is empty."))
+
+        func homeLinks(_ input: String) throws -> [String] {
+            let output = try app.run([], input: input).output
+            let home = try #require(output.components(separatedBy: "\n== ").last)
+            return home.split(separator: "\n").filter { $0.hasPrefix("[") }.map { String($0.prefix(4)) + String($0.split(separator: " ").dropFirst().first ?? "") }
+        }
+        let signedOut = try homeLinks("quit\n").count
+        let signedIn = try homeLinks("shop://user/login/bob\nhome\nquit\n").count
+        #expect(signedOut == signedIn)
+    }
 }

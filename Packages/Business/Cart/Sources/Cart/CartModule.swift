@@ -49,7 +49,7 @@ public struct CartModule: AppModule {
 
 enum CartScreens {
     static func show(_ cart: any CartService, notice: String? = nil) throws -> Screen {
-        var screen = Screen(title: "Cart")
+        var screen = Screen(title: "Cart", refreshURL: try CartRoute.Show().url())
         if let notice { screen.text(notice) }
         let lines = try cart.lines()
         guard !lines.isEmpty else {

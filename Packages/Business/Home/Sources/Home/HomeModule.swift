@@ -34,13 +34,15 @@ struct HomeScreen {
     let services: ServiceRegistry
 
     func render() throws -> Screen {
-        var screen = Screen(title: layout.title)
+        var screen = Screen(title: layout.title, refreshURL: try HomeRoute.Home().url())
         for section in layout.sections {
             switch section {
             case .greeting:
                 guard let accounts = try? services.resolve((any AccountService).self) else { continue }
+                // One link either way, so the numbers of the links below never shift with signing in.
                 if let user = try accounts.currentUser() {
                     screen.text("Welcome back, \(user.displayName).")
+                    screen.link("Your account", try UserRoute.Profile().url())
                 } else {
                     screen.text("Welcome! Sign in to see your orders.")
                     screen.link("Sign in", try UserRoute.Login().url())

@@ -56,7 +56,7 @@ private struct TwoMugs: CartService {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID()).json").path
         try #"{"title": "Sale", "sections": [{"kind": "banner", "text": "50% off"}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
         let screen = try await home(settings: [HomeModule.layoutSetting: path])
-        #expect(screen == Screen(title: "Sale", elements: [.text("* 50% off *")]))
+        #expect(screen == Screen(title: "Sale", elements: [.text("* 50% off *")], refreshURL: "shop://home"))
     }
 
     @Test func aBrokenLayoutIsAClearErrorNamingThePlace() throws {

@@ -16,7 +16,7 @@ enum OrderScreens {
     }
 
     static func list(_ orders: [OrderSummary], for user: UserAccount) throws -> Screen {
-        var screen = Screen(title: "Orders of \(user.displayName)")
+        var screen = Screen(title: "Orders of \(user.displayName)", refreshURL: try OrderRoute.List().url())
         if orders.isEmpty { screen.text("No orders yet.") }
         for order in orders {
             let units = order.lines.reduce(0) { $0 + $1.quantity }
@@ -33,7 +33,7 @@ enum OrderScreens {
             screen.link("My orders", try OrderRoute.List().url())
             return screen
         }
-        var screen = Screen(title: "Order \(order.id)")
+        var screen = Screen(title: "Order \(order.id)", refreshURL: try OrderRoute.Detail(id: order.id).url())
         if let notice { screen.text(notice) }
         screen.text("Placed \(order.placedAt.formatted(.iso8601.year().month().day()))")
         for line in order.lines {

@@ -33,7 +33,7 @@ struct ProductScreens: Sendable {
     let catalog: any ProductCatalog
 
     func list() throws -> Screen {
-        var screen = Screen(title: "All products")
+        var screen = Screen(title: "All products", refreshURL: try ProductRoute.List().url())
         for product in try catalog.allProducts() {
             screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: product.id).url())
         }
@@ -49,7 +49,7 @@ struct ProductScreens: Sendable {
             screen.link("All products", try ProductRoute.List().url())
             return screen
         }
-        var screen = Screen(title: product.name)
+        var screen = Screen(title: product.name, refreshURL: try ProductRoute.Detail(id: product.id).url())
         screen.text(product.blurb)
         screen.text("Price: \(product.price)")
         screen.link("Add to cart", try CartRoute.Add(productID: product.id).url())

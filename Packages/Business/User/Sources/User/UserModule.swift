@@ -61,7 +61,7 @@ struct LoginRequiredInterceptor: RouteInterceptor {
 
 enum UserScreens {
     static func profile(_ user: UserAccount?, notice: String? = nil) throws -> Screen {
-        var screen = Screen(title: "Account")
+        var screen = Screen(title: "Account", refreshURL: try UserRoute.Profile().url())
         guard let user else {
             // One line says it: "Alice signed out." or "You are not signed in.", never both.
             screen.text(notice ?? "You are not signed in.")

@@ -4,6 +4,10 @@ public struct Screen: Sendable, Hashable, Codable {
     public var title: String
     /// The content, top to bottom.
     public var elements: [Element]
+    /// The URL that shows this screen again as it is now, without repeating what opened it (an add to the
+    /// cart shows the cart, whose URL is `shop://cart`); nil when the screen cannot be shown again. A shell
+    /// opens it when the user goes back, so a screen never shows stale state.
+    public var refreshURL: String?
 
     /// One piece of a screen.
     public enum Element: Sendable, Hashable, Codable {
@@ -17,10 +21,11 @@ public struct Screen: Sendable, Hashable, Codable {
         case divider
     }
 
-    /// Creates a screen.
-    public init(title: String, elements: [Element] = []) {
+    /// Creates a screen; `refreshURL` shows it again (see ``refreshURL``).
+    public init(title: String, elements: [Element] = [], refreshURL: String? = nil) {
         self.title = title
         self.elements = elements
+        self.refreshURL = refreshURL
     }
 
     /// The links on the screen, in the order they appear: the order a shell numbers them in.
