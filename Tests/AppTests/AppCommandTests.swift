@@ -92,8 +92,8 @@ import Testing
     }
 
     @Test func backShowsTheScreenAsItIsNowAndHomeLinksKeepTheirNumbers() throws {
-        // Cart, then checkout (which empties the cart), then back: the cart is shown again, empty.
-        let run = try app.run([], input: "shop://user/login/alice\nshop://cart/add/1\nshop://order/checkout\nback\nhome\nquit\n")
+        // The cart, then placing the order (which empties the cart), then back: the cart is shown again, empty.
+        let run = try app.run([], input: "shop://user/login/alice\nshop://cart/add/1\nshop://order/place\nback\nhome\nquit\n")
         #expect(run.status == 0, "\(run.error)")
         let screens = run.output.components(separatedBy: "\n== ")
         let afterBack = try #require(screens.dropLast().last)

@@ -42,6 +42,7 @@ import Testing
             2
             shop://order/checkout
             2
+            1
             shop://cart
             quit
 
@@ -50,6 +51,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.output.contains("Add 2 to cart"))
         #expect(result.output.contains("Choose an account:"))
+        #expect(result.output.contains("== Review your order ==\nOrdering as Bob Marley:"))
         #expect(result.output.contains("Thank you, Bob Marley! Order 1 is placed."))
         #expect(result.output.contains("2 × Pour-over Set @ $24.50"))
         #expect(result.output.hasSuffix("Your cart is empty.\n[1] Browse products\n> "))

@@ -36,10 +36,17 @@ public struct OrderModule: AppModule {
             guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see this order") }
             return try OrderScreens.detail(try book.order(id: route.id, of: user.id), id: route.id)
         }
+        // Checkout only shows the order; placing it is a step of its own, so an order is never placed
+        // unseen (signing in on the way resumes the review, not the purchase).
         try context.router.register(OrderRoute.Checkout.self, owner: name, options: options) { route, _ in
             guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "check out") }
-            let cart = try services.resolve((any CartService).self)
-            let lines = try cart.lines()
+            let lines = try services.resolve((any CartService).self).lines()
+            guard !lines.isEmpty else { return try OrderScreens.emptyCart() }
+            return try OrderScreens.review(lines, for: user)
+        }
+        try context.router.register(OrderRoute.Place.self, owner: name, options: options) { route, _ in
+            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "place your order") }
+            let lines = try services.resolve((any CartService).self).lines()
             guard !lines.isEmpty else { return try OrderScreens.emptyCart() }
             let order = try book.place(lines, for: user.id)
             events.publish(OrderPlaced(order: order))

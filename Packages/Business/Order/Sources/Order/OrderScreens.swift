@@ -1,3 +1,4 @@
+import CartInterface
 import Foundation
 import Models
 import OrderInterface
@@ -41,6 +42,18 @@ enum OrderScreens {
         }
         screen.text("Total: \(order.total)")
         screen.link("My orders", try OrderRoute.List().url())
+        return screen
+    }
+
+    static func review(_ lines: [CartLine], for user: UserAccount) throws -> Screen {
+        var screen = Screen(title: "Review your order", refreshURL: try OrderRoute.Checkout().url())
+        screen.text("Ordering as \(user.displayName):")
+        for line in lines {
+            screen.text("\(line.quantity) × \(line.name) @ \(line.unitPrice) = \(line.total)")
+        }
+        screen.text("Total: \(lines.map(\.total).totalsDescription)")
+        screen.link("Place order", try OrderRoute.Place().url())
+        screen.link("Change the cart", try CartRoute.Show().url())
         return screen
     }
 

@@ -66,7 +66,12 @@ private final class PlacedLog: Sendable {
         accounts.user.withLock { $0 = UserAccount(id: "alice", displayName: "Alice") }
         cart.add(productID: 3, quantity: 2)
 
-        let placed = try await router.open("shop://order/checkout", as: Screen.self)
+        let review = try await router.open("shop://order/checkout", as: Screen.self)
+        #expect(review.title == "Review your order")
+        #expect(review.elements.contains(.text("Total: $2.00")))
+        #expect(review.links.first?.url == "shop://order/place")
+        #expect(log.ids.withLock { $0 }.isEmpty)
+        let placed = try await router.open("shop://order/place", as: Screen.self)
         #expect(placed.title == "Order 1")
         #expect(placed.elements.contains(.text("Total: $2.00")))
         #expect(placed.elements.contains(.text("Placed 1970-01-01")))
@@ -82,6 +87,7 @@ private final class PlacedLog: Sendable {
         let router = try boot()
         accounts.user.withLock { $0 = UserAccount(id: "alice", displayName: "Alice") }
         #expect(try await router.open("shop://order/checkout", as: Screen.self).title == "Checkout")
+        #expect(try await router.open("shop://order/place", as: Screen.self).title == "Checkout")
         #expect(try router.services.resolve((any OrderHistory).self).orders(of: "alice").isEmpty)
     }
 }

@@ -77,9 +77,16 @@ public enum OrderRoute {
         public init(id: Int) { self.id = id }
     }
 
-    /// Places an order from the cart (signing in first when needed).
+    /// Shows the order the cart would make, to review before placing it (signing in first when needed).
     public struct Checkout: Route, Equatable {
         public static let pattern: RoutePattern = "shop://order/checkout"
+        /// Creates the route.
+        public init() {}
+    }
+
+    /// Places the order the cart makes: the "Place order" link of the review.
+    public struct Place: Route, Equatable {
+        public static let pattern: RoutePattern = "shop://order/place"
         /// Creates the route.
         public init() {}
     }
