@@ -152,7 +152,7 @@ public struct AppRunner: Sendable {
             output(TextRenderer(showsURLs: true).render(screen) + "\n")
             return 0
         } catch let error as RouterError {
-            if case .invalidURL = error {
+            if error.code == .invalidURL {
                 errorOutput("error: \(error)\n")
                 return 2
             }

@@ -1,11 +1,9 @@
-import Synchronization
-
 /// The bus components talk through: URL routes, services and events.
 ///
 /// Safe to use from any task. Writers change the table under a lock; readers match against an
-/// immutable snapshot published through an atomic pointer, so a lookup takes no lock. A changed
-/// table is snapshotted again by the first lookup after the change (so registering many routes
-/// copies nothing), and a replaced snapshot is freed once no lookup can still be reading it.
+/// immutable snapshot published without a lock (``SnapshotPublisher``). A changed table is
+/// snapshotted again by the first lookup after the change, so registering many routes copies
+/// nothing. Opening a URL, the pipeline of checks before a handler runs, is in `Router+Open.swift`.
 public final class Router: Sendable {
     /// The services components provide each other.
     public let services: ServiceRegistry
@@ -17,7 +15,7 @@ public final class Router: Sendable {
     /// How long an interceptor may take to decide.
     public let interceptorTimeout: Duration
 
-    private struct Table: Sendable {
+    struct Table: Sendable {
         var trie = RouteTrie()
         /// Every route registered, by id, removed ones included (ids are never reused).
         var entries: [RouteRegistration] = []
@@ -65,11 +63,8 @@ public final class Router: Sendable {
         }
     }
 
-    private let table = Locked(Table())
-    /// The current snapshot, unretained: `Table.snapshot` owns it.
-    private let published = Atomic<Unmanaged<RouteSnapshot>?>(nil)
-    /// Lookups in progress; a retired snapshot is freed only when this is seen at zero.
-    private let activeLookups = Atomic<Int>(0)
+    let table = Locked(Table())
+    private let publisher = SnapshotPublisher()
 
     /// Creates an empty router with its own service registry and event bus.
     public init(limits: RouterLimits = .default, interceptorTimeout: Duration = .seconds(5)) {
@@ -188,122 +183,32 @@ public final class Router: Sendable {
         (try? lookup(url)) != nil
     }
 
-    /// Opens `url`: the matched route's handler, else the web container for http(s), else the fallback.
-    ///
-    /// Throws ``RouterError/invalidURL(_:reason:)`` for a malformed URL and ``RouterError/noRoute(_:)``
-    /// when nothing handles it; errors thrown by the handler pass through.
-    /// A link from outside the app must reach a public route and be validly signed; interceptors
-    /// run before the handler; a degraded route goes where the degrade table says.
-    public func open(_ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
-        try await open(url, arguments: arguments, origin: origin, hops: 0)
-    }
-
-    private func open(_ url: String, arguments: [String: any Sendable], origin: RouteOrigin, hops: Int) async throws -> (any Sendable)? {
-        guard hops <= 8 else { throw RouterError.tooManyRedirects(url) }
-        let parsed = try RouteURL(url, limits: limits)
-        let (web, fallback, degrade, verifier, interceptors) = table.withLock {
-            ($0.webContainer, $0.fallback, $0.degrade, $0.verifier, $0.interceptors)
-        }
-        guard let match = lookup(parsed) else {
-            let request = RouteRequest(url: parsed, arguments: arguments, origin: origin)
-            if parsed.isWeb, let web {
-                guard origin == .inApp else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
-                return try await web(request)
-            }
-            guard let fallback else { throw RouterError.noRoute(url) }
-            return try await fallback(request)
-        }
-        let request = RouteRequest(url: parsed, match: match, arguments: arguments, origin: origin)
-        if origin != .inApp {
-            guard request.options.isPublic else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
-            guard let verifier else { throw RouterError.badLinkSignature(url: url, reason: "the app verifies no external links") }
-            do {
-                try verifier.verify(parsed)
-            } catch {
-                throw RouterError.badLinkSignature(url: url, reason: "\(error)")
-            }
-        }
-        if let target = degrade.target(for: request) {
-            if let targetURL = try? RouteURL(target, limits: limits), targetURL.isWeb, let web {
-                return try await web(RouteRequest(url: targetURL, arguments: arguments, origin: .inApp))
-            }
-            return try await open(target, arguments: arguments, origin: .inApp, hops: hops + 1)
-        }
-        for interceptor in interceptors where interceptor.scope.applies(to: request) {
-            switch await InterceptorDecision.run(interceptor, on: request, timeout: interceptorTimeout).0 {
-            case .proceed: continue
-            case .redirect(let target): return try await open(target, arguments: arguments, origin: .inApp, hops: hops + 1)
-            case .reject(let reason): throw RouterError.rejected(url: url, interceptor: interceptor.name, reason: reason)
-            case .timedOut: throw RouterError.interceptorTimedOut(url: url, interceptor: interceptor.name)
-            }
-        }
-        return try await match.entry.handler(request)
-    }
-
-    /// Opens `url` and returns its value as a `V`; throws ``RouterError/unexpectedResult(url:expected:got:)`` otherwise.
-    public func open<V>(_ url: String, as type: V.Type, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> V {
-        let value = try await open(url, arguments: arguments, origin: origin)
-        guard let typed = value as? V else {
-            throw RouterError.unexpectedResult(url: url, expected: "\(V.self)", got: value.map { "\(Swift.type(of: $0))" } ?? "nothing")
-        }
-        return typed
-    }
-
-    /// Opens a typed route.
-    public func open<R: Route>(_ route: R, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
-        try await open(try route.url(), arguments: arguments, origin: origin)
-    }
-
-    /// Opens `url` from code that is not async; `completion` gets the result on an unspecified task.
-    public func open(
-        _ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp,
-        completion: @escaping @Sendable (Result<(any Sendable)?, any Error>) -> Void
-    ) {
-        Task {
-            do {
-                completion(.success(try await open(url, arguments: arguments, origin: origin)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-    }
-
-    private func lookup(_ url: RouteURL) -> RouteMatch? {
+    func lookup(_ url: RouteURL) -> RouteMatch? {
         withSnapshot { $0.lookup(url) }
     }
 
     /// Runs `body` on the current snapshot without a lock, publishing a new one first if the routes changed.
     private func withSnapshot<R>(_ body: (RouteSnapshot) -> R) -> R {
-        activeLookups.add(1, ordering: .sequentiallyConsistent)
-        defer { activeLookups.subtract(1, ordering: .sequentiallyConsistent) }
-        if let snapshot = published.load(ordering: .sequentiallyConsistent) {
-            return snapshot._withUnsafeGuaranteedRef(body)
+        publisher.read(body) {
+            table.withLock { table in
+                if let current = table.snapshot { return current }
+                let fresh = RouteSnapshot(trie: table.trie, entries: table.entries)
+                table.snapshot = fresh
+                if publisher.publish(fresh) { table.retired.removeAll() }
+                return fresh
+            }
         }
-        let snapshot = table.withLock { table in
-            if let current = table.snapshot { return current }
-            let fresh = RouteSnapshot(trie: table.trie, entries: table.entries)
-            table.snapshot = fresh
-            published.store(Unmanaged.passUnretained(fresh), ordering: .sequentiallyConsistent)
-            // Only this lookup is running, and it reads the fresh snapshot: no one can hold a retired one.
-            if activeLookups.load(ordering: .sequentiallyConsistent) == 1 { table.retired.removeAll() }
-            return fresh
-        }
-        return body(snapshot)
     }
 
-    /// Changes the routes under the lock and withdraws the published snapshot.
-    ///
-    /// A lookup that starts after the withdrawal sees no snapshot or a newer one, so once the
-    /// count of running lookups is seen at zero no lookup holds a retired snapshot.
+    /// Changes the routes under the lock, withdraws the published snapshot and retires it.
     private func changeRoutes<R>(_ body: (inout Table) throws -> R) rethrows -> R {
         try table.withLock { table in
             let result = try body(&table)
             if let current = table.snapshot {
-                published.store(nil, ordering: .sequentiallyConsistent)
                 table.retired.append(current)
                 table.snapshot = nil
             }
-            if activeLookups.load(ordering: .sequentiallyConsistent) == 0 { table.retired.removeAll() }
+            if publisher.withdraw() { table.retired.removeAll() }
             return result
         }
     }

@@ -1,89 +1,165 @@
 /// Everything the router, the service registry and the module manager refuse, each with the next step.
-public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A URL that cannot be parsed.
-    case invalidURL(String, reason: String)
-    /// A pattern that cannot be parsed.
-    case invalidPattern(String, reason: String)
-    /// Two components registered patterns of one shape.
-    case duplicateRoute(pattern: String, owner: String, existingPattern: String, existingOwner: String)
-    /// No route matched and no fallback is set.
-    case noRoute(String)
-    /// A typed route's URL could not be built because a captured value is missing.
-    case missingParameter(String, pattern: String)
-    /// A URL's parameters do not fit a typed route.
-    case badParameters(url: String, route: String, reason: String)
-    /// A handler returned something other than what the caller asked for.
-    case unexpectedResult(url: String, expected: String, got: String)
-    /// A parameter type registered twice.
-    case duplicateParameterType(String)
-    /// A service protocol registered twice.
-    case duplicateService(service: String, owner: String, existingOwner: String)
-    /// A service nobody registered.
-    case unknownService(String)
-    /// Service factories that need each other.
-    case serviceCycle([String])
-    /// A module names a dependency that is not loaded.
-    case unknownModuleDependency(module: String, dependency: String)
-    /// Modules that depend on each other in a circle.
-    case moduleCycle([String])
-    /// Two modules with one component name.
-    case duplicateModule(String)
-    /// An interceptor stopped the open.
-    case rejected(url: String, interceptor: String, reason: String)
-    /// An interceptor decided nothing in time.
-    case interceptorTimedOut(url: String, interceptor: String)
-    /// Two interceptors with one priority.
-    case duplicateInterceptorPriority(Int, name: String, existing: String)
-    /// Redirects that go round in circles.
-    case tooManyRedirects(String)
-    /// An external link to a route that is not public.
-    case notPublic(url: String, origin: String)
-    /// An external link without a valid signature.
-    case badLinkSignature(url: String, reason: String)
+///
+/// A struct with a ``Code``, not an enum: a package that is versioned and pinned can add a kind of
+/// error in a minor release without breaking every caller's `switch` (the extensible-error pattern of
+/// swift-nio and swift-service-lifecycle). Compare ``code`` to tell kinds apart; read ``description``
+/// for the message.
+public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of refusal an error is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+        /// A URL that cannot be parsed.
+        public static let invalidURL = Code("invalidURL")
+        /// A pattern that cannot be parsed.
+        public static let invalidPattern = Code("invalidPattern")
+        /// Two components registered patterns of one shape.
+        public static let duplicateRoute = Code("duplicateRoute")
+        /// No route matched and no fallback is set.
+        public static let noRoute = Code("noRoute")
+        /// A typed route's URL could not be built because a captured value is missing.
+        public static let missingParameter = Code("missingParameter")
+        /// A URL's parameters do not fit a typed route.
+        public static let badParameters = Code("badParameters")
+        /// A handler returned something other than what the caller asked for.
+        public static let unexpectedResult = Code("unexpectedResult")
+        /// A parameter type registered twice.
+        public static let duplicateParameterType = Code("duplicateParameterType")
+        /// A service protocol registered twice.
+        public static let duplicateService = Code("duplicateService")
+        /// A service nobody registered.
+        public static let unknownService = Code("unknownService")
+        /// Service factories that need each other.
+        public static let serviceCycle = Code("serviceCycle")
+        /// A module names a dependency that is not loaded.
+        public static let unknownModuleDependency = Code("unknownModuleDependency")
+        /// Modules that depend on each other in a circle.
+        public static let moduleCycle = Code("moduleCycle")
+        /// Two modules with one component name.
+        public static let duplicateModule = Code("duplicateModule")
+        /// An interceptor stopped the open.
+        public static let rejected = Code("rejected")
+        /// An interceptor decided nothing in time.
+        public static let interceptorTimedOut = Code("interceptorTimedOut")
+        /// Two interceptors with one priority.
+        public static let duplicateInterceptorPriority = Code("duplicateInterceptorPriority")
+        /// Redirects that go round in circles.
+        public static let tooManyRedirects = Code("tooManyRedirects")
+        /// An external link to a route that is not public.
+        public static let notPublic = Code("notPublic")
+        /// An external link without a valid signature.
+        public static let badLinkSignature = Code("badLinkSignature")
+    }
 
-    public var description: String {
-        switch self {
-        case .invalidURL(let url, let reason):
-            "Invalid URL '\(url)': \(reason)."
-        case .invalidPattern(let pattern, let reason):
-            "Invalid route pattern '\(pattern)': \(reason)."
-        case .duplicateRoute(let pattern, let owner, let existingPattern, let existingOwner):
-            "Route '\(pattern)' of component '\(owner)' collides with '\(existingPattern)' of component '\(existingOwner)'. "
-                + "Each URL shape has one owner: rename one of the routes."
-        case .noRoute(let url):
-            "No route matches '\(url)', and no fallback is set. Register a route for it or set a fallback."
-        case .missingParameter(let name, let pattern):
-            "Cannot build a URL for '\(pattern)': parameter '\(name)' is missing or empty."
-        case .badParameters(let url, let route, let reason):
-            "'\(url)' does not fit route \(route): \(reason)."
-        case .unexpectedResult(let url, let expected, let got):
-            "'\(url)' returned \(got), not the \(expected) the caller expected."
-        case .duplicateParameterType(let name):
-            "Parameter type '\(name)' is already registered; choose another name."
-        case .duplicateService(let service, let owner, let existingOwner):
-            "Service \(service) is registered by both '\(existingOwner)' and '\(owner)'. One component provides each service."
-        case .unknownService(let service):
-            "No component registered service \(service). Load the module that provides it, or a stand-in in a demo."
-        case .serviceCycle(let chain):
-            "Service factories need each other: \(chain.joined(separator: " -> "))."
-        case .unknownModuleDependency(let module, let dependency):
-            "Module '\(module)' depends on module '\(dependency)', which is not loaded."
-        case .moduleCycle(let chain):
-            "Modules depend on each other in a cycle: \(chain.joined(separator: " -> "))."
-        case .duplicateModule(let name):
-            "Two modules are named '\(name)'; each component ships one module."
-        case .rejected(let url, let interceptor, let reason):
-            "Interceptor '\(interceptor)' stopped '\(url)': \(reason)."
-        case .interceptorTimedOut(let url, let interceptor):
-            "Interceptor '\(interceptor)' decided nothing about '\(url)' in time; it must call proceed, redirect or reject once."
-        case .duplicateInterceptorPriority(let priority, let name, let existing):
-            "Interceptor '\(name)' has priority \(priority), which '\(existing)' already has; priorities are unique so the order is clear."
-        case .tooManyRedirects(let url):
-            "Too many redirects while opening '\(url)'; an interceptor or the degrade table sends it round in circles."
-        case .notPublic(let url, let origin):
-            "'\(url)' is not a public route, so a \(origin) link cannot open it. Mark the route public if outsiders may open it."
-        case .badLinkSignature(let url, let reason):
-            "The external link '\(url)' is refused: \(reason)."
-        }
+    /// The kind of refusal.
+    public let code: Code
+    /// What was refused and what to do next.
+    public let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// A URL that cannot be parsed.
+    public static func invalidURL(_ url: String, reason: String) -> RouterError {
+        RouterError(.invalidURL, "Invalid URL '\(url)': \(reason).")
+    }
+
+    /// A pattern that cannot be parsed.
+    public static func invalidPattern(_ pattern: String, reason: String) -> RouterError {
+        RouterError(.invalidPattern, "Invalid route pattern '\(pattern)': \(reason).")
+    }
+
+    /// Two components registered patterns of one shape.
+    public static func duplicateRoute(pattern: String, owner: String, existingPattern: String, existingOwner: String) -> RouterError {
+        RouterError(.duplicateRoute, "Route '\(pattern)' of component '\(owner)' collides with '\(existingPattern)' of component '\(existingOwner)'. "
+            + "Each URL shape has one owner: rename one of the routes.")
+    }
+
+    /// No route matched and no fallback is set.
+    public static func noRoute(_ url: String) -> RouterError {
+        RouterError(.noRoute, "No route matches '\(url)', and no fallback is set. Register a route for it or set a fallback.")
+    }
+
+    /// A typed route's URL could not be built because a captured value is missing.
+    public static func missingParameter(_ name: String, pattern: String) -> RouterError {
+        RouterError(.missingParameter, "Cannot build a URL for '\(pattern)': parameter '\(name)' is missing or empty.")
+    }
+
+    /// A URL's parameters do not fit a typed route.
+    public static func badParameters(url: String, route: String, reason: String) -> RouterError {
+        RouterError(.badParameters, "'\(url)' does not fit route \(route): \(reason).")
+    }
+
+    /// A handler returned something other than what the caller asked for.
+    public static func unexpectedResult(url: String, expected: String, got: String) -> RouterError {
+        RouterError(.unexpectedResult, "'\(url)' returned \(got), not the \(expected) the caller expected.")
+    }
+
+    /// A parameter type registered twice.
+    public static func duplicateParameterType(_ name: String) -> RouterError {
+        RouterError(.duplicateParameterType, "Parameter type '\(name)' is already registered; choose another name.")
+    }
+
+    /// A service protocol registered twice.
+    public static func duplicateService(service: String, owner: String, existingOwner: String) -> RouterError {
+        RouterError(.duplicateService, "Service \(service) is registered by both '\(existingOwner)' and '\(owner)'. One component provides each service.")
+    }
+
+    /// A service nobody registered.
+    public static func unknownService(_ service: String) -> RouterError {
+        RouterError(.unknownService, "No component registered service \(service). Load the module that provides it, or a stand-in in a demo.")
+    }
+
+    /// Service factories that need each other.
+    public static func serviceCycle(_ chain: [String]) -> RouterError {
+        RouterError(.serviceCycle, "Service factories need each other: \(chain.joined(separator: " -> ")).")
+    }
+
+    /// A module names a dependency that is not loaded.
+    public static func unknownModuleDependency(module: String, dependency: String) -> RouterError {
+        RouterError(.unknownModuleDependency, "Module '\(module)' depends on module '\(dependency)', which is not loaded.")
+    }
+
+    /// Modules that depend on each other in a circle.
+    public static func moduleCycle(_ chain: [String]) -> RouterError {
+        RouterError(.moduleCycle, "Modules depend on each other in a cycle: \(chain.joined(separator: " -> ")).")
+    }
+
+    /// Two modules with one component name.
+    public static func duplicateModule(_ name: String) -> RouterError {
+        RouterError(.duplicateModule, "Two modules are named '\(name)'; each component ships one module.")
+    }
+
+    /// An interceptor stopped the open.
+    public static func rejected(url: String, interceptor: String, reason: String) -> RouterError {
+        RouterError(.rejected, "Interceptor '\(interceptor)' stopped '\(url)': \(reason).")
+    }
+
+    /// An interceptor decided nothing in time.
+    public static func interceptorTimedOut(url: String, interceptor: String) -> RouterError {
+        RouterError(.interceptorTimedOut, "Interceptor '\(interceptor)' decided nothing about '\(url)' in time; it must call proceed, redirect or reject once.")
+    }
+
+    /// Two interceptors with one priority.
+    public static func duplicateInterceptorPriority(_ priority: Int, name: String, existing: String) -> RouterError {
+        RouterError(.duplicateInterceptorPriority, "Interceptor '\(name)' has priority \(priority), which '\(existing)' already has; priorities are unique so the order is clear.")
+    }
+
+    /// Redirects that go round in circles.
+    public static func tooManyRedirects(_ url: String) -> RouterError {
+        RouterError(.tooManyRedirects, "Too many redirects while opening '\(url)'; an interceptor or the degrade table sends it round in circles.")
+    }
+
+    /// An external link to a route that is not public.
+    public static func notPublic(url: String, origin: String) -> RouterError {
+        RouterError(.notPublic, "'\(url)' is not a public route, so a \(origin) link cannot open it. Mark the route public if outsiders may open it.")
+    }
+
+    /// An external link without a valid signature.
+    public static func badLinkSignature(url: String, reason: String) -> RouterError {
+        RouterError(.badLinkSignature, "The external link '\(url)' is refused: \(reason).")
     }
 }

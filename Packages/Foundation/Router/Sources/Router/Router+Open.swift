@@ -1,0 +1,82 @@
+extension Router {
+    /// Opens `url`: the matched route's handler, else the web container for http(s), else the fallback.
+    ///
+    /// Throws ``RouterError/invalidURL(_:reason:)`` for a malformed URL and ``RouterError/noRoute(_:)``
+    /// when nothing handles it; errors thrown by the handler pass through.
+    /// A link from outside the app must reach a public route and be validly signed; interceptors
+    /// run before the handler; a degraded route goes where the degrade table says.
+    public func open(_ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
+        try await open(url, arguments: arguments, origin: origin, hops: 0)
+    }
+
+    private func open(_ url: String, arguments: [String: any Sendable], origin: RouteOrigin, hops: Int) async throws -> (any Sendable)? {
+        guard hops <= 8 else { throw RouterError.tooManyRedirects(url) }
+        let parsed = try RouteURL(url, limits: limits)
+        let (web, fallback, degrade, verifier, interceptors) = table.withLock {
+            ($0.webContainer, $0.fallback, $0.degrade, $0.verifier, $0.interceptors)
+        }
+        guard let match = lookup(parsed) else {
+            let request = RouteRequest(url: parsed, arguments: arguments, origin: origin)
+            if parsed.isWeb, let web {
+                guard origin == .inApp else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
+                return try await web(request)
+            }
+            guard let fallback else { throw RouterError.noRoute(url) }
+            return try await fallback(request)
+        }
+        let request = RouteRequest(url: parsed, match: match, arguments: arguments, origin: origin)
+        if origin != .inApp {
+            guard request.options.isPublic else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
+            guard let verifier else { throw RouterError.badLinkSignature(url: url, reason: "the app verifies no external links") }
+            do {
+                try verifier.verify(parsed)
+            } catch {
+                throw RouterError.badLinkSignature(url: url, reason: "\(error)")
+            }
+        }
+        if let target = degrade.target(for: request) {
+            if let targetURL = try? RouteURL(target, limits: limits), targetURL.isWeb, let web {
+                return try await web(RouteRequest(url: targetURL, arguments: arguments, origin: .inApp))
+            }
+            return try await open(target, arguments: arguments, origin: .inApp, hops: hops + 1)
+        }
+        for interceptor in interceptors where interceptor.scope.applies(to: request) {
+            switch await InterceptorDecision.run(interceptor, on: request, timeout: interceptorTimeout).0 {
+            case .proceed: continue
+            case .redirect(let target): return try await open(target, arguments: arguments, origin: .inApp, hops: hops + 1)
+            case .reject(let reason): throw RouterError.rejected(url: url, interceptor: interceptor.name, reason: reason)
+            case .timedOut: throw RouterError.interceptorTimedOut(url: url, interceptor: interceptor.name)
+            }
+        }
+        return try await match.entry.handler(request)
+    }
+
+    /// Opens `url` and returns its value as a `V`; throws ``RouterError/unexpectedResult(url:expected:got:)`` otherwise.
+    public func open<V>(_ url: String, as type: V.Type, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> V {
+        let value = try await open(url, arguments: arguments, origin: origin)
+        guard let typed = value as? V else {
+            throw RouterError.unexpectedResult(url: url, expected: "\(V.self)", got: value.map { "\(Swift.type(of: $0))" } ?? "nothing")
+        }
+        return typed
+    }
+
+    /// Opens a typed route.
+    public func open<R: Route>(_ route: R, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp) async throws -> (any Sendable)? {
+        try await open(try route.url(), arguments: arguments, origin: origin)
+    }
+
+    /// Opens `url` from code that is not async; `completion` gets the result on an unspecified task.
+    public func open(
+        _ url: String, arguments: [String: any Sendable] = [:], origin: RouteOrigin = .inApp,
+        completion: @escaping @Sendable (Result<(any Sendable)?, any Error>) -> Void
+    ) {
+        Task {
+            do {
+                completion(.success(try await open(url, arguments: arguments, origin: origin)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+}
