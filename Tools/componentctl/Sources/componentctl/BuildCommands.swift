@@ -33,32 +33,15 @@ struct BuildOptions: ParsableArguments {
         let workspace = try global.workspace()
         let service = BuildService(
             root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch,
-            swift: ProcessInfo.processInfo.environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift") ?? "/usr/bin/swift",
-            verbose: verbose)
-        var jobs: [BuildService.Job] = []
-        var integrated = false
-        if affected, let base {
-            let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: head, uncommitted: false)
-            let names = Set(rows.map(\.name))
-            jobs = workspace.components.filter { names.contains($0.name) }.map(service.standaloneJob)
-            integrated = names.contains("app") && mode != .standalone
-        } else if mode == .integrated || (components.isEmpty && !all) {
-            integrated = true
-        } else {
-            let chosen = try all ? workspace.components : components.map { name in
-                guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
-                return component
-            }
-            jobs = chosen.map(service.standaloneJob)
-        }
-        if integrated {
-            try syncIfNeeded()
-            jobs.append(service.integratedJob())
-        }
-        guard !jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
+            swift: BuildPlanner.swiftExecutable(environment: ProcessInfo.processInfo.environment), verbose: verbose)
+        let selection = BuildSelection(components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,
+                                       affectedBase: affected ? base : nil, head: head)
+        let plan = try BuildPlanner.plan(selection, in: workspace, service: service)
+        if plan.integrated { try syncIfNeeded() }
+        guard !plan.jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
         let progress = BuildProgress.standardOutput()
         defer { progress.stop() }
-        try finish(try service.run(jobs, progress: progress))
+        try finish(try service.run(plan.jobs, progress: progress))
     }
 
     /// The integrated build uses the pinned checkouts: materialize them first when they are missing or stale.

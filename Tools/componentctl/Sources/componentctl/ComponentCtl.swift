@@ -55,35 +55,19 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The workspace root (default: the nearest folder upwards holding components.yaml).")
     var root: String?
 
-    /// Loads the workspace for a command that only reads it, first rolling back a change an interrupted
-    /// run left half-done. When that rollback cannot run, the command still reads the workspace as it is,
-    /// with a warning saying why.
+    /// Loads the workspace for a command that only reads it (``WorkspaceAccess/read(root:report:)``).
     func workspace() throws -> Workspace {
-        let root = try WorkspaceLoader.locateRoot(explicit: root)
-        if let lock = try? WorkspaceLock(root: root) {
-            withExtendedLifetime(lock) {
-                do {
-                    if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
-                        FileHandle.standardError.write(Data("note: \(note)\n".utf8))
-                    }
-                } catch {
-                    FileHandle.standardError.write(Data("warning: \(error)\nwarning: showing the workspace as it is on disk, before the rollback.\n".utf8))
-                }
-            }
-        }
-        return try WorkspaceLoader.load(root: root)
+        try WorkspaceAccess.read(root: try WorkspaceLoader.locateRoot(explicit: root), report: reportToStandardError)
     }
 
-    /// Runs `body` holding the workspace lock, on the workspace and its git repository.
+    /// Runs `body` holding the workspace lock, on the workspace and its git repository (``WorkspaceAccess/change(root:report:_:)``).
     func changing(_ body: (VersionedWorkspace) throws -> CommandResult) throws -> CommandResult {
-        let root = try WorkspaceLoader.locateRoot(explicit: root)
-        let lock = try WorkspaceLock(root: root)
-        defer { withExtendedLifetime(lock) {} }
-        if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
-            FileHandle.standardError.write(Data("note: \(note)\n".utf8))
-        }
-        return try body(try VersionedWorkspace(WorkspaceLoader.load(root: root)))
+        try WorkspaceAccess.change(root: try WorkspaceLoader.locateRoot(explicit: root), report: reportToStandardError, body)
     }
+}
+
+private func reportToStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
 }
 
 /// For the fault-injection tests: `COMPONENTCTL_FAULT=<point>` (or `random`) kills the process with

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Which jobs `build` and `test` run for what the user chose: components by name, every one, those a
+/// change affected, or the integrated App.
+public struct BuildSelection: Sendable, Equatable {
+    /// Standalone packages or the integrated App, when the user said which.
+    public enum Mode: String, Sendable {
+        case standalone, integrated
+    }
+
+    /// Components named on the command line.
+    public var components: [String] = []
+    /// The mode the user chose, if any.
+    public var mode: Mode?
+    /// Every component.
+    public var all = false
+    /// With `--affected`: the commit to compare from.
+    public var affectedBase: String?
+    /// With `--affected`: the commit to compare to (default: HEAD).
+    public var head: String?
+
+    /// A selection; each field as the command line gave it.
+    public init(components: [String] = [], mode: Mode? = nil, all: Bool = false, affectedBase: String? = nil, head: String? = nil) {
+        self.components = components
+        self.mode = mode
+        self.all = all
+        self.affectedBase = affectedBase
+        self.head = head
+    }
+}
+
+/// Turns a ``BuildSelection`` into the jobs of a ``BuildService``.
+public enum BuildPlanner {
+    /// The jobs `selection` means in `workspace`; `integrated` says whether the App's job is among them
+    /// (its pinned checkouts must be in place before it runs).
+    public static func plan(_ selection: BuildSelection, in workspace: Workspace, service: BuildService) throws -> (jobs: [BuildService.Job], integrated: Bool) {
+        if let base = selection.affectedBase {
+            let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: selection.head, uncommitted: false)
+            let names = Set(rows.map(\.name))
+            let integrated = names.contains("app") && selection.mode != .standalone
+            let jobs = workspace.components.filter { names.contains($0.name) }.map(service.standaloneJob)
+            return (integrated ? jobs + [service.integratedJob()] : jobs, integrated)
+        }
+        if selection.mode == .integrated || (selection.components.isEmpty && !selection.all) {
+            return ([service.integratedJob()], true)
+        }
+        let chosen = try selection.all ? workspace.components : selection.components.map { name in
+            guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
+            return component
+        }
+        return (chosen.map(service.standaloneJob), false)
+    }
+
+    /// The `swift` to run: `COMPONENTCTL_SWIFT` (tests use a fake), else the one on the PATH.
+    public static func swiftExecutable(environment: [String: String]) -> String {
+        environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift", path: environment["PATH"]) ?? "/usr/bin/swift"
+    }
+}

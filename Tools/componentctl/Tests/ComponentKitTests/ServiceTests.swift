@@ -1,0 +1,49 @@
+import ComponentKit
+import Foundation
+import Testing
+import TestSupport
+
+/// The services behind `build`/`test` job selection and every command's access to the workspace, called directly.
+@Suite struct ServiceTests {
+    private func service(_ root: URL) -> BuildService {
+        BuildService(root: root, action: .test, configuration: "debug", sharedScratch: false, swift: "/usr/bin/false")
+    }
+
+    @Test func buildSelectionsBecomeJobs() throws {
+        let scratch = try Scratch.miniRepository()
+        let workspace = try scratch.load()
+        let service = service(scratch.root)
+        let plan = { (selection: BuildSelection) in try BuildPlanner.plan(selection, in: workspace, service: service) }
+        #expect(try plan(BuildSelection()).jobs.map(\.name) == ["app (integrated)"])
+        #expect(try plan(BuildSelection()).integrated)
+        #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["feature", "base"])
+        #expect(try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments) == [["test", "--package-path", "Packages/Foundation/Base", "-c", "debug"]])
+        #expect(throws: WorkspaceError.unknownComponent("bse", suggestion: "base")) { try plan(BuildSelection(components: ["bse"])) }
+
+        try scratch.write("Packages/Foundation/Base/Sources/Base/More.swift", "// more\n")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "base changed")
+        let affected = try plan(BuildSelection(affectedBase: "HEAD~1"))
+        #expect(affected.jobs.map(\.name) == ["feature", "base", "app (integrated)"])
+        #expect(try plan(BuildSelection(mode: .standalone, affectedBase: "HEAD~1")).jobs.map(\.name) == ["feature", "base"])
+        #expect(BuildPlanner.swiftExecutable(environment: ["COMPONENTCTL_SWIFT": "/opt/fake"]) == "/opt/fake")
+    }
+
+    @Test func accessRollsBackAPendingChangeAndSaysSo() throws {
+        let scratch = try Scratch.miniRepository()
+        #expect(try ToolProcess.run(["release", "feature", "1.1.0", "--root", scratch.root.path]).status == 0)
+        let before = try scratch.read("components.yaml")
+        _ = try ToolProcess.run(["pin", "feature", "1.1.0", "--root", scratch.root.path], environment: ["COMPONENTCTL_FAULT": "write"])
+        var reports: [String] = []
+        let workspace = try WorkspaceAccess.read(root: scratch.root) { reports.append($0) }
+        #expect(reports == ["note: Rolled back an interrupted 'componentctl pin feature 1.1.0': the workspace is as it was before it.\n"])
+        #expect(workspace.component(named: "feature")?.pin == nil)
+        #expect(try scratch.read("components.yaml") == before)
+
+        let result = try WorkspaceAccess.change(root: scratch.root, report: { reports.append($0) }) { context in
+            CommandResult(output: context.workspace.name)
+        }
+        #expect(result.output == "Mini")
+        #expect(reports.count == 1)
+    }
+}
