@@ -110,7 +110,13 @@ import TestSupport
 
     @Test func graphFormats() throws {
         let dot = try ToolProcess.run(["graph", "--root", sample])
-        #expect(dot.output.contains("subgraph \"cluster_business\""))
+        // Bands top to bottom: business implementations, their interfaces, core, foundation, chained in that order.
+        let bands = dot.output.split(separator: "\n").filter { $0.contains("rank=same") }
+        #expect(bands.map { $0.split(separator: "label=\"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? "" }
+            == ["business", "business interfaces", "core", "foundation"])
+        #expect(bands.first?.contains("\"order\" [shape=box];") == true)
+        #expect(bands.dropFirst().first?.contains("\"order-interface\" [shape=note];") == true)
+        #expect(dot.output.contains("  band0 -> band1 -> band2 -> band3 [style=invis, weight=100];"))
         #expect(dot.output.contains("\"order\" -> \"cart-interface\";"))
         let mermaid = try ToolProcess.run(["graph", "--root", sample, "--format", "mermaid"])
         #expect(mermaid.output.hasPrefix("flowchart TB\n  subgraph business\n"))

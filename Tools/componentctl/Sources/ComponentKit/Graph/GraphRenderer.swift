@@ -46,17 +46,27 @@ public enum GraphRenderer {
         }
     }
 
+    /// Graphviz source drawn as bands top to bottom: each layer's implementations, then its interfaces
+    /// (business implementations on top, their interfaces under them, then core, then foundation), each
+    /// band one rank labelled at its left. Bands are ranks, not boxes, so edges run straight down through
+    /// them instead of sweeping around; `concentrate` merges edges that share a path.
     private static func dot(layers: [String], nodes: [Node], edges: [Edge]) -> String {
-        var lines = ["digraph components {", "  rankdir=TB;", "  node [fontname=\"Helvetica\", fontsize=11];"]
+        var lines = ["digraph components {", "  newrank=true; rankdir=TB; ranksep=0.8; nodesep=0.35; concentrate=true;",
+                     "  node [fontname=\"Helvetica\", fontsize=11];", "  edge [color=\"#555555\", arrowsize=0.6];"]
+        var anchors: [String] = []
+        let interface = ComponentKind.interface.rawValue
         for layer in layers {
-            lines.append("  subgraph \"cluster_\(layer)\" {")
-            lines.append("    label=\"\(layer)\"; style=rounded; color=gray;")
-            for node in nodes where node.layer == layer {
-                let shape = node.kind == ComponentKind.interface.rawValue ? "note" : "box"
-                lines.append("    \"\(node.name)\" [shape=\(shape)];")
+            let members = nodes.filter { $0.layer == layer }
+            for (band, title) in [(members.filter { $0.kind != interface }, layer), (members.filter { $0.kind == interface }, "\(layer) interfaces")]
+            where !band.isEmpty {
+                let anchor = "band\(anchors.count)"
+                anchors.append(anchor)
+                let names = band.map { "\"\($0.name)\" [shape=\($0.kind == interface ? "note" : "box")];" }
+                lines.append("  { rank=same; \(anchor) [shape=plaintext, label=\"\(title)\", fontcolor=gray40, fontsize=13]; "
+                    + names.joined(separator: " ") + " }")
             }
-            lines.append("  }")
         }
+        if anchors.count > 1 { lines.append("  " + anchors.joined(separator: " -> ") + " [style=invis, weight=100];") }
         for edge in edges {
             let style = edge.violation.map { " [color=red, fontcolor=red, label=\"\($0)\"]" } ?? ""
             lines.append("  \"\(edge.from)\" -> \"\(edge.to)\"\(style);")
