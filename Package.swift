@@ -47,3 +47,8 @@ let package = Package(
         ),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -25,3 +25,8 @@ let package = Package(
         .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

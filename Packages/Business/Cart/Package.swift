@@ -22,3 +22,8 @@ let package = Package(
         .testTarget(name: "CartTests", dependencies: ["Cart", "CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

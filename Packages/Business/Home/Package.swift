@@ -26,3 +26,8 @@ let package = Package(
         .testTarget(name: "HomeTests", dependencies: ["Home", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -23,3 +23,8 @@ let package = Package(
         .testTarget(name: "OrderTests", dependencies: ["Order", "OrderInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

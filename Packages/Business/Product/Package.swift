@@ -20,3 +20,8 @@ let package = Package(
         .testTarget(name: "ProductTests", dependencies: ["Product", "ProductInterface", "Router", "ScreenKit", "Models"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

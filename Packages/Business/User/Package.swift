@@ -21,3 +21,8 @@ let package = Package(
         .testTarget(name: "UserTests", dependencies: ["User", "UserInterface", "Router", "ScreenKit", "Session", "Storage"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -14,3 +14,8 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -15,3 +15,8 @@ let package = Package(
         .testTarget(name: "CartInterfaceTests", dependencies: ["CartInterface", "Models"]),
     ]
 )
+
+// `public import` marks what a module's API exposes; every other import stays internal.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+}

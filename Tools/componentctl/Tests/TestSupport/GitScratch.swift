@@ -1,5 +1,5 @@
 import ComponentKit
-import Foundation
+public import Foundation
 
 extension Scratch {
     /// A git repository holding a copy of the sample workspace (root manifest, App and Tests included), committed.

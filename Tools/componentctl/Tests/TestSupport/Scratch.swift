@@ -1,5 +1,5 @@
-import ComponentKit
-import Foundation
+public import ComponentKit
+public import Foundation
 
 /// A temporary copy of a workspace for a test to change freely.
 public struct Scratch: Sendable {

@@ -1,5 +1,5 @@
 import ComponentKit
-import Foundation
+public import Foundation
 
 /// Runs the built `componentctl` binary, as a user or CI does.
 public enum ToolProcess {

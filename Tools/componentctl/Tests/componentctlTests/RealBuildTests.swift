@@ -14,6 +14,11 @@ let buildTestsEnabled = ProcessInfo.processInfo.environment["COMPONENTCTL_BUILD_
 /// Builds and tests real component packages through the built binary.
 @Suite(.tags(.buildsPackages), .enabled(if: buildTestsEnabled, "set COMPONENTCTL_BUILD_TESTS=1 to run the tests that build packages"))
 struct RealBuildTests {
+    /// Whether a `swift test` log shows a run that passed (whatever number of tests the component has).
+    static func passed(_ log: String) -> Bool {
+        log.split(separator: "\n").contains { $0.contains("Test run with") && $0.contains(" passed after ") }
+    }
+
     private func tool(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolProcess.Result {
         try ToolProcess.run(arguments + ["--root", scratch.root.path], environment: environment)
     }
@@ -22,11 +27,11 @@ struct RealBuildTests {
         let scratch = try Scratch.sampleRepository()
         let result = try tool(scratch, ["test", "models"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(try scratch.read(".build/componentctl-logs/models-test.log").contains("Test run with 2 tests"))
+        #expect(try Self.passed(scratch.read(".build/componentctl-logs/models-test.log")))
         // The shared scratch folder gives the same results.
         let shared = try tool(scratch, ["test", "models", "screen-kit", "--shared-scratch"])
         #expect(shared.status == 0, "\(shared.output)")
-        #expect(try scratch.read(".build/componentctl-logs/screen-kit-test.log").contains("Test run with 2 tests"))
+        #expect(try Self.passed(scratch.read(".build/componentctl-logs/screen-kit-test.log")))
     }
 
     @Test func newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone() throws {

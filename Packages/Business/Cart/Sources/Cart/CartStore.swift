@@ -1,7 +1,7 @@
-import CartInterface
+public import CartInterface
 import OrderInterface
 public import ProductInterface
-import Router
+public import Router
 public import Storage
 
 /// The cart, kept in the app's database so it survives a restart.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The home screen's layout: a config the app bundles and a deployment may replace at run time.
 public struct HomeLayout: Sendable, Equatable, Decodable {

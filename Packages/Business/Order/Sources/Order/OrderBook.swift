@@ -1,5 +1,5 @@
 import CartInterface
-import Foundation
+public import Foundation
 import Models
 public import OrderInterface
 public import Storage

@@ -1,6 +1,6 @@
 public import Router
 import CartInterface
-import Foundation
+public import Foundation
 import OrderInterface
 import ProductInterface
 import ScreenKit

@@ -1,6 +1,6 @@
 public import Router
 import CartInterface
-import ProductInterface
+public import ProductInterface
 import Foundation
 import ScreenKit
 

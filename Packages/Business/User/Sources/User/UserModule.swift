@@ -2,7 +2,7 @@ public import Router
 import OrderInterface
 import ScreenKit
 public import Session
-import UserInterface
+public import UserInterface
 
 /// The User component: provides ``AccountService``, owns the `shop://user/...` routes, and
 /// announces sign-in and sign-out.

@@ -1,5 +1,5 @@
-import Foundation
-import Storage
+public import Foundation
+public import Storage
 
 /// Who is signed in, kept in the database so a session survives a restart of the app.
 public final class Session: Sendable {

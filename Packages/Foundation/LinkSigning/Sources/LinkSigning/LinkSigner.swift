@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// Signs app links for the outside world (push, e-mail, web pages) and checks them when they come
 /// back: HMAC-SHA256 over the whole link with an expiry, compared in constant time.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Switches native routes to an H5 page or another route at run time, without a release: the way to
 /// take a broken component offline. A bundled default can be replaced by a file.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where an open came from; external origins are the ones a user or another app can forge.
 public enum RouteOrigin: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes a synthetic layered workspace, clean under check-layers, for benchmarks: foundation,
 /// core (with allowed pairs), interfaces and business components whose files import what their

@@ -1,5 +1,5 @@
 import CGit2
-import Foundation
+public import Foundation
 
 extension GitRepository {
     /// The repository's own folder (`.git`).

@@ -1,5 +1,5 @@
 import CGit2
-import Foundation
+public import Foundation
 
 /// A git object id.
 public struct GitOID: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CGit2
-import Foundation
+public import Foundation
 
 extension GitRepository {
     /// The paths (relative to `folder`) where `folder` differs from `tree`: changed, missing, extra, or of

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `componentctl graph`: the component graph grouped by layer, violations in red.
 public enum GraphRenderer {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What componentctl proves before it touches a pin folder: components.lock is shared, hand-edited
 /// input, and a folder named `.pin-*` may be a user's own, so neither is trusted.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// components.lock: what each pin resolved to, so a moved tag is caught instead of followed.
 public struct PinLock: Codable, Sendable, Equatable {

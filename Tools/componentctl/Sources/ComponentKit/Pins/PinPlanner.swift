@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What pinning a component at a release means: the commit, the tree, the checkout's place.
 public struct PinPlan: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes files so that a reader or a crash sees either the old content or the new, never a mix.
 public enum AtomicFile {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// `componentctl build` and `componentctl test`: each component from its own package, or the integrated App.

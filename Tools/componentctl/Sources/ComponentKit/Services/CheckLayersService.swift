@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `componentctl check-layers`: every finding, formatted, with the baseline applied.
 public enum CheckLayersService {

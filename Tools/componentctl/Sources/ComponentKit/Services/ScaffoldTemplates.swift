@@ -30,6 +30,11 @@ struct Templates {
                     ]
                 )
 
+                // `public import` marks what a module's API exposes; every other import stays internal.
+                for target in package.targets {
+                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+                }
+
                 """,
             "Sources/\(name)/\(name)Module.swift": """
                 public import Router
@@ -124,6 +129,11 @@ struct Templates {
                     ]
                 )
 
+                // `public import` marks what a module's API exposes; every other import stays internal.
+                for target in package.targets {
+                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+                }
+
                 """,
             "Sources/\(name)Interface/\(name)Routes.swift": """
                 public import Router
@@ -179,6 +189,11 @@ struct Templates {
                         .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
                     ]
                 )
+
+                // `public import` marks what a module's API exposes; every other import stays internal.
+                for target in package.targets {
+                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+                }
 
                 """,
             "Sources/\(name)/\(name).swift": """

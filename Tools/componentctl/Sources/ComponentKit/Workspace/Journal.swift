@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What an interrupted transaction needs to be undone, kept in `.componentctl/journal.json`.
 struct Journal: Codable {

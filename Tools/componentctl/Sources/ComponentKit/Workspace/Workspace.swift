@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Whether a component holds behaviour or only declarations.
 public enum ComponentKind: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How every command reaches the workspace: first rolling back a change an interrupted run left
 /// half-done, then loading it, under the workspace lock when the command changes it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Loads and validates components.yaml (its schema is in the README), reporting every problem at once.
 public struct WorkspaceLoader {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change to several files, folders, a branch and a git tag that happens entirely or not at all.
 ///
