@@ -13,8 +13,8 @@ struct PinnedAppTests {
         #expect(try tool(["release", "user", "1.1.0"]).status == 0)
         try scratch.replace(in: "Packages/Business/User/Sources/User/UserModule.swift",
                             "screen.text(\"Signed in as \\(user.displayName) (\\(user.id)).\")", with: "screen.text(\"Hello, \\(user.displayName)!\")")
-        try scratch.replace(in: "Packages/Business/Cart/Sources/Cart/CartModule.swift", "var screen = Screen(title: \"Cart\")",
-                            with: "var screen = Screen(title: \"Basket\")")
+        try scratch.replace(in: "Packages/Business/Cart/Sources/Cart/CartModule.swift", "var screen = Screen(title: \"Cart\"",
+                            with: "var screen = Screen(title: \"Basket\"")
         try scratch.git("commit", "-qam", "live changes to user and cart")
 
         let data = scratch.root.appendingPathComponent("data").path
