@@ -26,7 +26,7 @@ public enum PinCheckout {
     /// is not a real folder of its own (a link, a file).
     static func marker(ofPinFolder path: String, root: URL) -> Marker? {
         let folder = root.appendingPathComponent(path)
-        guard isRealFolder(folder), let data = FileManager.default.contents(atPath: folder.appendingPathComponent(markerName).path),
+        guard FileStatus.isRealFolder(folder), let data = FileManager.default.contents(atPath: folder.appendingPathComponent(markerName).path),
               let marker = try? JSONDecoder().decode(Marker.self, from: data),
               (path as NSString).lastPathComponent == PinLayout.pinFolderName(marker.component, marker.version) else { return nil }
         return marker
@@ -75,7 +75,7 @@ public enum PinCheckout {
             throw refuse("names the checkout '\(entry.checkout)', which a link leads out of the workspace")
         }
         let folder = workspace.root.appendingPathComponent(pinFolder)
-        if exists(folder), !isMarked(pinFolder: pinFolder, root: workspace.root) {
+        if FileStatus.exists(folder), !isMarked(pinFolder: pinFolder, root: workspace.root) {
             throw refuse("names the checkout '\(entry.checkout)', but '\(pinFolder)' was not made by componentctl "
                 + "(it has no \(markerName) marker for \(name) \(entry.version)); move that folder away if it is yours")
         }
@@ -83,7 +83,7 @@ public enum PinCheckout {
 
     /// Throws unless the pin folder at `path` is componentctl's (or absent), so it may be removed.
     public static func requireRemovable(pinFolder path: String, root: URL) throws {
-        guard exists(root.appendingPathComponent(path)) else { return }
+        guard FileStatus.exists(root.appendingPathComponent(path)) else { return }
         guard resolvesInside(path, root: root), isMarked(pinFolder: path, root: root) else {
             throw ToolError("'\(path)' is in the way of a pinned checkout, but componentctl did not make it (it has no \(markerName) "
                 + "marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again. Nothing was changed.",
@@ -96,17 +96,5 @@ public enum PinCheckout {
         let realRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
         let parent = root.appendingPathComponent(path).deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL.path
         return parent == realRoot || parent.hasPrefix(realRoot + "/")
-    }
-
-    /// Whether something (a file, folder or link, even a dangling one) is at `url`.
-    static func exists(_ url: URL) -> Bool {
-        var status = stat()
-        return lstat(url.path, &status) == 0
-    }
-
-    /// Whether `url` is a folder itself, not a link to one.
-    static func isRealFolder(_ url: URL) -> Bool {
-        var status = stat()
-        return lstat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

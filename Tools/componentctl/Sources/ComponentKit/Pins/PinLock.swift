@@ -30,7 +30,7 @@ public struct PinLock: Codable, Sendable, Equatable {
     /// The lock of the workspace at `root` (empty when there is none).
     public static func load(root: URL) throws -> PinLock {
         let url = root.appendingPathComponent(fileName)
-        if PinCheckout.isRealFolder(url) {
+        if FileStatus.isRealFolder(url) {
             throw ToolError("\(fileName) is a folder; componentctl keeps a file there. Move the folder away, then run 'componentctl sync'.", status: .usage)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else { return PinLock() }

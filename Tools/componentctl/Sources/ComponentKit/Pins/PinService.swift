@@ -34,7 +34,7 @@ public enum PinService {
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
         let previousFolder = previous.map { PinLayout.pinFolder(ofCheckout: $0.checkout) }
-        for folder in Set([previousFolder, plan.pinFolder].compactMap { $0 }).sorted() where PinCheckout.exists(root.appendingPathComponent(folder)) {
+        for folder in Set([previousFolder, plan.pinFolder].compactMap { $0 }).sorted() where FileStatus.exists(root.appendingPathComponent(folder)) {
             transaction.remove(pinFolder: folder)
         }
         transaction.add(folder: staged, at: plan.pinFolder)
@@ -55,7 +55,7 @@ public enum PinService {
         transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.removing("pin", of: name, in: context.workspace))
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
-        if let entry, PinCheckout.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {
+        if let entry, FileStatus.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {
             transaction.remove(pinFolder: PinLayout.pinFolder(ofCheckout: entry.checkout))
         }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
@@ -106,7 +106,7 @@ public enum PinService {
                     entry = plan.lockEntry
                     let staged = try PinPlanner.stage(plan, context)
                     staging.append(staged)
-                    if PinCheckout.exists(root.appendingPathComponent(plan.pinFolder)) { transaction.remove(pinFolder: plan.pinFolder) }
+                    if FileStatus.exists(root.appendingPathComponent(plan.pinFolder)) { transaction.remove(pinFolder: plan.pinFolder) }
                     transaction.add(folder: staged, at: plan.pinFolder)
                 }
             }

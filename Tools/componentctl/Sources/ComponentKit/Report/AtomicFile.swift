@@ -16,8 +16,8 @@ public enum AtomicFile {
             try? FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
             do {
                 return try write(data, to: target, mode: mode, in: temporaryFolder, shown: url, beforeRename: beforeRename)
-            } catch let failure as RenameAcrossDevices {
-                _ = failure  // the link's target is on another file system: a rename only works from beside it
+            } catch is RenameAcrossDevices {
+                // The link's target is on another file system: a rename only works from beside it.
             }
         }
         try write(data, to: target, mode: mode, in: target.deletingLastPathComponent(), shown: url, beforeRename: beforeRename)

@@ -101,19 +101,19 @@ struct Journal: Codable {
                 if let data = manager.contents(atPath: saved.path), manager.contents(atPath: target.path) != data {
                     try AtomicFile.write(data, to: target, temporaryFolder: temporary)
                 }
-            } else if PinCheckout.exists(target) {
+            } else if FileStatus.exists(target) {
                 try manager.removeItem(at: target)
             }
         }
         // A folder both removed and added (a checkout replaced) is still the original until it was parked.
-        let unmoved = Set(removedFolders.filter { !PinCheckout.exists(root.appendingPathComponent($0.parked)) }.map(\.path))
-        for added in addedFolders where !unmoved.contains(added) && PinCheckout.exists(root.appendingPathComponent(added)) {
+        let unmoved = Set(removedFolders.filter { !FileStatus.exists(root.appendingPathComponent($0.parked)) }.map(\.path))
+        for added in addedFolders where !unmoved.contains(added) && FileStatus.exists(root.appendingPathComponent(added)) {
             try manager.removeItem(at: root.appendingPathComponent(added))
         }
         for removed in removedFolders {
             let parked = root.appendingPathComponent(removed.parked)
             let original = root.appendingPathComponent(removed.path)
-            if manager.fileExists(atPath: parked.path), !PinCheckout.exists(original) {
+            if manager.fileExists(atPath: parked.path), !FileStatus.exists(original) {
                 try manager.createDirectory(at: original.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try manager.moveItem(at: parked, to: original)
             }

@@ -10,9 +10,7 @@ public enum WorkspaceAccess {
         if let lock = try? WorkspaceLock(root: root) {
             withExtendedLifetime(lock) {
                 do {
-                    if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
-                        report("note: \(note)\n")
-                    }
+                    try recover(root: root, report: report)
                 } catch {
                     report("warning: \(ToolError.describe(error))\nwarning: showing the workspace as it is on disk, before the rollback.\n")
                 }
@@ -26,9 +24,14 @@ public enum WorkspaceAccess {
     public static func change(root: URL, report: (String) -> Void, _ body: (VersionedWorkspace) throws -> CommandResult) throws -> CommandResult {
         let lock = try WorkspaceLock(root: root)
         defer { withExtendedLifetime(lock) {} }
+        try recover(root: root, report: report)
+        return try body(try VersionedWorkspace(WorkspaceLoader.load(root: root)))
+    }
+
+    /// Rolls back a change an interrupted run left half-done, telling `report` what was undone.
+    private static func recover(root: URL, report: (String) -> Void) throws {
         if let note = try WorkspaceTransaction.recoverIfNeeded(root: root, repository: { try GitRepository(containing: root) }) {
             report("note: \(note)\n")
         }
-        return try body(try VersionedWorkspace(WorkspaceLoader.load(root: root)))
     }
 }

@@ -58,7 +58,7 @@ public struct WorkspaceTransaction {
     public func commit(repository: GitRepository?, faultPoint: (String) -> Void = { _ in }) throws {
         let manager = FileManager.default
         for path in removals { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
-        for addition in additions where PinCheckout.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
+        for addition in additions where FileStatus.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
             throw ToolError("'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
                 + "Nothing was changed.", status: .usage)
         }
@@ -68,12 +68,13 @@ public struct WorkspaceTransaction {
         do {
             for (index, write) in writes.enumerated() {
                 let current = try AtomicFile.resolved(root.appendingPathComponent(write.path))
-                var backup: String?
-                if PinCheckout.exists(current) {
-                    backup = "\(Journal.folderName)/backup/\(index)"
-                    try manager.createDirectory(at: state.appendingPathComponent("backup"), withIntermediateDirectories: true)
-                    try AtomicFile.write(try readFile(current), to: root.appendingPathComponent(backup ?? ""), temporaryFolder: temporary)
+                guard FileStatus.exists(current) else {
+                    journal.files.append(.init(path: write.path, backup: nil))
+                    continue
                 }
+                let backup = "\(Journal.folderName)/backup/\(index)"
+                try manager.createDirectory(at: state.appendingPathComponent("backup"), withIntermediateDirectories: true)
+                try AtomicFile.write(try readFile(current), to: root.appendingPathComponent(backup), temporaryFolder: temporary)
                 journal.files.append(.init(path: write.path, backup: backup))
             }
             journal.addedFolders = additions.map(\.path)
@@ -94,7 +95,7 @@ public struct WorkspaceTransaction {
                 try repository.createAnnotatedTag(tag.name, commit: commit, message: tag.message)
                 faultPoint("tag")
             }
-            for removed in journal.removedFolders where PinCheckout.exists(root.appendingPathComponent(removed.path)) {
+            for removed in journal.removedFolders where FileStatus.exists(root.appendingPathComponent(removed.path)) {
                 try manager.createDirectory(at: state.appendingPathComponent("trash"), withIntermediateDirectories: true)
                 try manager.moveItem(at: root.appendingPathComponent(removed.path), to: root.appendingPathComponent(removed.parked))
                 faultPoint("remove")
@@ -155,7 +156,7 @@ public struct WorkspaceTransaction {
     }
 
     private func readFile(_ url: URL) throws -> Data {
-        guard !PinCheckout.isRealFolder(url) else {
+        guard !FileStatus.isRealFolder(url) else {
             throw ToolError("'\(url.path)' is a folder, where componentctl keeps a file; move it away and run the command again.", status: .usage)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
