@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Copies the sample workspace, injects one violation of a rule, and expects exactly that finding.
+/// Copies the frozen fixture workspace, injects one violation of a rule, and expects exactly that finding.
 @Suite struct LayerCheckerMutationTests {
     private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
         LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
@@ -27,103 +27,98 @@ import TestSupport
         try scratch.write("\(component)/Sources/\(target)/\(source)", "import \(module)\n")
     }
 
-    @Test func theSampleWorkspaceIsClean() throws {
-        #expect(try findings(Scratch.sample()).isEmpty)
+    @Test func theFixtureIsClean() throws {
+        #expect(try findings(Scratch.fixture()).isEmpty)
     }
 
     @Test func businessImplementationOnAnotherImplementation() throws {
-        let scratch = try Scratch.sample()
-        try addDependency(scratch, component: "Packages/Business/Order", target: "Order", on: "../Cart", module: "Cart", source: "Shortcut.swift")
+        let scratch = try Scratch.fixture()
+        try addDependency(scratch, component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["implementation-to-implementation"])
-        #expect(found.first?.path == "Packages/Business/Order/Package.swift")
+        #expect(found.first?.path == "Packages/Business/Shelf/Package.swift")
         #expect(found.first?.line == 11)
-        #expect(found.first?.fix?.contains("depend on 'cart-interface' (CartInterface) instead of 'cart'") == true)
+        #expect(found.first?.fix?.contains("depend on 'reader-interface' (ReaderInterface) instead of 'reader'") == true)
     }
 
     @Test func coreOnBusinessIsUpward() throws {
-        let scratch = try Scratch.sample()
-        try addDependency(scratch, component: "Packages/Core/Storage", target: "Storage", on: "../../Interfaces/CartInterface",
-                          module: "CartInterface", source: "Up.swift")
+        let scratch = try Scratch.fixture()
+        try addDependency(scratch, component: "Packages/Core/Cache", target: "Cache", on: "../../Interfaces/ShelfInterface",
+                          module: "ShelfInterface", source: "Up.swift")
         #expect(try findings(scratch).map(\.rule) == ["layer-order"])
     }
 
     @Test func coreOnCoreNeedsAnAllowedPair() throws {
-        let scratch = try Scratch.sample()
-        try scratch.replace(in: "components.yaml", "    - core/session -> core/storage\n", with: "    []\n")
-        try scratch.replace(in: "components.yaml", "  allow:                    # explicit same-layer exceptions (core -> core)\n    []\n",
+        let scratch = try Scratch.fixture()
+        try scratch.replace(in: "components.yaml", "  allow:                    # explicit same-layer exceptions (core -> core)\n    - core/catalog -> core/cache\n",
                             with: "  allow: []\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["unlisted-same-layer"])
-        #expect(found.first?.fix?.contains("add '- core/session -> core/storage' under rules.allow") == true)
+        #expect(found.first?.fix?.contains("add '- core/catalog -> core/cache' under rules.allow") == true)
     }
 
     @Test func foundationOnFoundation() throws {
-        let scratch = try Scratch.sample()
-        try addDependency(scratch, component: "Packages/Foundation/ScreenKit", target: "ScreenKit", on: "../Models", module: "Models", source: "M.swift")
+        let scratch = try Scratch.fixture()
+        try addDependency(scratch, component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
         #expect(try findings(scratch).map(\.rule) == ["same-layer-forbidden"])
     }
 
     @Test func interfaceOnAnImplementation() throws {
-        let scratch = try Scratch.sample()
-        try addDependency(scratch, component: "Packages/Interfaces/CartInterface", target: "CartInterface", on: "../../Core/Storage",
-                          module: "Storage", source: "S.swift")
+        let scratch = try Scratch.fixture()
+        try addDependency(scratch, component: "Packages/Interfaces/ReaderInterface", target: "ReaderInterface", on: "../../Core/Cache",
+                          module: "Cache", source: "C.swift")
         #expect(try findings(scratch).map(\.rule) == ["interface-purity"])
     }
 
     @Test func cycleWithFullPath() throws {
-        let scratch = try Scratch.sample()
-        try scratch.replace(in: "components.yaml", "    - core/session -> core/storage\n",
-                            with: "    - core/session -> core/storage\n    - core/storage -> core/session\n")
-        let storage = "Packages/Core/Storage/Package.swift"
-        try scratch.replace(in: storage, "    dependencies: [\n", with: "    dependencies: [\n        .package(path: \"../Session\"),\n")
-        try scratch.replace(in: storage, "dependencies: [.product(name: \"GRDB\", package: \"GRDB.swift\")]",
-                            with: "dependencies: [.product(name: \"GRDB\", package: \"GRDB.swift\"), \"Session\"]")
-        try scratch.write("Packages/Core/Storage/Sources/Storage/Loop.swift", "import Session\n")
+        let scratch = try Scratch.fixture()
+        try scratch.replace(in: "components.yaml", "    - core/catalog -> core/cache\n",
+                            with: "    - core/catalog -> core/cache\n    - core/cache -> core/catalog\n")
+        try addDependency(scratch, component: "Packages/Core/Cache", target: "Cache", on: "../Catalog", module: "Catalog", source: "Loop.swift")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["cycle"])
-        #expect(found.first?.message == "dependency cycle: session -> storage -> session")
+        #expect(found.first?.message == "dependency cycle: cache -> catalog -> cache")
     }
 
     @Test func unregisteredPackage() throws {
-        let scratch = try Scratch.sample()
+        let scratch = try Scratch.fixture()
         try scratch.package("Packages/Extra/Widget", name: "Widget")
-        try addDependency(scratch, component: "Packages/Business/Product", target: "Product", on: "../../Extra/Widget", module: "Widget", source: "W.swift")
+        try addDependency(scratch, component: "Packages/Business/Reader", target: "Reader", on: "../../Extra/Widget", module: "Widget", source: "W.swift")
         #expect(try findings(scratch).map(\.rule) == ["unknown-dependency"])
     }
 
     @Test func implicitImportOfABusinessImplementation() throws {
-        let scratch = try Scratch.sample()
-        try scratch.write("Packages/Business/Order/Sources/Order/Sneaky.swift", "// fine: import Cart\n\n@testable import Cart\n")
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Sneaky.swift", "// fine: import Reader\n\n@testable import Reader\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["implicit-import"])
-        #expect(found.first?.path == "Packages/Business/Order/Sources/Order/Sneaky.swift")
+        #expect(found.first?.path == "Packages/Business/Shelf/Sources/Shelf/Sneaky.swift")
         #expect(found.first?.line == 3)
         #expect(found.first?.column == 18)
         #expect(found.first?.message.contains("declaring it would break [implementation-to-implementation]") == true)
     }
 
     @Test func implicitImportOfATransitiveModuleSaysWhatToDeclare() throws {
-        let scratch = try Scratch.sample()
-        try scratch.write("Packages/Business/Home/Sources/Home/Transitive.swift", "#if os(Linux)\nimport Storage\n#endif\n")
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Transitive.swift", "#if os(Linux)\nimport Cache\n#endif\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["implicit-import"])
         #expect(found.first?.message.contains("(in #if os(Linux))") == true)
-        #expect(found.first?.fix?.hasPrefix("add .product(name: \"Storage\", package: \"Storage\")") == true)
+        #expect(found.first?.fix?.hasPrefix("add .product(name: \"Cache\", package: \"Cache\")") == true)
     }
 
     @Test func canImportGuardedImportsAreOptional() throws {
-        let scratch = try Scratch.sample()
-        try scratch.write("Packages/Business/Home/Sources/Home/Platform.swift", "#if canImport(Storage)\nimport Storage\n#endif\n")
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Platform.swift", "#if canImport(Cache)\nimport Cache\n#endif\n")
         #expect(try findings(scratch).isEmpty)
     }
 
     @Test func redundantDependencyIsAWarning() throws {
-        let scratch = try Scratch.sample()
-        let manifest = "Packages/Interfaces/UserInterface/Package.swift"
-        try scratch.replace(in: manifest, "    dependencies: [\n", with: "    dependencies: [\n        .package(path: \"../../Foundation/Models\"),\n")
-        try scratch.replace(in: manifest, ".target(name: \"UserInterface\", dependencies: [\"Router\"]",
-                            with: ".target(name: \"UserInterface\", dependencies: [\"Router\", \"Models\"]")
+        let scratch = try Scratch.fixture()
+        let manifest = "Packages/Interfaces/ShelfInterface/Package.swift"
+        try scratch.replace(in: manifest, "    dependencies: [\n", with: "    dependencies: [\n        .package(path: \"../../Foundation/Values\"),\n")
+        try scratch.replace(in: manifest, ".target(name: \"ShelfInterface\", dependencies: [\"Routing\"]",
+                            with: ".target(name: \"ShelfInterface\", dependencies: [\"Routing\", \"Values\"]")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["redundant-dependency"])
         #expect(found.first?.severity == .warning)
@@ -131,13 +126,13 @@ import TestSupport
 
     @Test func rulesAreData() throws {
         // An explicit pair under rules.allow legalises one edge, whatever the layer's policy.
-        let scratch = try Scratch.sample()
-        try addDependency(scratch, component: "Packages/Business/Order", target: "Order", on: "../Cart", module: "Cart", source: "Shortcut.swift")
-        try addDependency(scratch, component: "Packages/Foundation/ScreenKit", target: "ScreenKit", on: "../Models", module: "Models", source: "M.swift")
-        try scratch.replace(in: "components.yaml", "    - core/session -> core/storage\n",
-                            with: "    - core/session -> core/storage\n    - business/order -> business/cart\n")
+        let scratch = try Scratch.fixture()
+        try addDependency(scratch, component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
+        try addDependency(scratch, component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
+        try scratch.replace(in: "components.yaml", "    - core/catalog -> core/cache\n",
+                            with: "    - core/catalog -> core/cache\n    - business/shelf -> business/reader\n")
         #expect(try findings(scratch).map(\.rule) == ["same-layer-forbidden"])
-        try scratch.replace(in: "components.yaml", "  allow:", with: "  same-layer: {foundation: allow-list}\n  allow:\n    - foundation/screen-kit -> foundation/models")
+        try scratch.replace(in: "components.yaml", "  allow:", with: "  same-layer: {foundation: allow-list}\n  allow:\n    - foundation/kit -> foundation/values")
         let found = try findings(scratch)
         #expect(found.isEmpty, "\(found.map(\.text))")
     }
@@ -145,40 +140,41 @@ import TestSupport
 
 @Suite struct RouteCollisionTests {
     @Test func twoComponentsClaimingOneShapeAreCaughtStatically() throws {
-        let scratch = try Scratch.sample()
-        try scratch.write("Packages/Business/Cart/Sources/Cart/Promo.swift", """
-            import Router
-            func registerPromo(_ router: Router) throws {
-                try router.register("shop://product/<int:sku>", owner: "cart") { _ in nil }
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Promo.swift", """
+            import Routing
+            func registerPromo(_ registry: inout Registry) throws {
+                try registry.register("lib://book/<int:number>", owner: "shelf")
             }
             """)
         let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
         #expect(found.map(\.rule) == ["route-collision"])
         // The later one in components.yaml order is flagged; the message names both owners and places.
-        #expect(found.first?.path == "Packages/Interfaces/ProductInterface/Sources/ProductInterface/ProductInterface.swift")
-        #expect(found.first?.message == "route 'shop://product/<int:id>' of 'product' has the shape of 'shop://product/<int:sku>' of 'cart' "
-            + "(Packages/Business/Cart/Sources/Cart/Promo.swift:3:25); the router refuses the second at launch")
+        #expect(found.first?.path == "Packages/Interfaces/ReaderInterface/Sources/ReaderInterface/ReaderInterface.swift")
+        #expect(found.first?.message == "route 'lib://book/<int:id>' of 'reader' has the shape of 'lib://book/<int:number>' of 'shelf' "
+            + "(Packages/Business/Shelf/Sources/Shelf/Promo.swift:3:27); the router refuses the second at launch")
     }
 
     @Test func routesRegisteredInABatchAreCaughtToo() throws {
-        let scratch = try Scratch.sample()
-        try scratch.write("Packages/Business/Cart/Sources/Cart/Promo.swift", """
-            import Router
-            func registerPromo(_ router: Router) throws {
-                try router.register([
-                    RouteRegistration("shop://promo/list", owner: "cart") { _ in nil },
-                    RouteRegistration("shop://product/<int:code>", owner: "cart") { _ in nil },
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Promo.swift", """
+            import Routing
+            func registerPromo(_ register: (String) -> Void) {
+                register([
+                    RouteRegistration("lib://promo/list", owner: "shelf") { _ in nil },
+                    RouteRegistration("lib://book/<int:code>", owner: "shelf") { _ in nil },
                 ])
             }
             """)
         let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
         #expect(found.map(\.rule) == ["route-collision"])
-        #expect(found.first?.message.contains("'shop://product/<int:code>' of 'cart' (Packages/Business/Cart/Sources/Cart/Promo.swift:5:27)") == true)
+        #expect(found.first?.message.contains("'lib://book/<int:code>' of 'shelf' (Packages/Business/Shelf/Sources/Shelf/Promo.swift:5:27)") == true)
     }
 
     @Test func demosAndTestsMayStandIn() throws {
-        // UserDemo registers a stand-in for shop://order/list: demos and tests are not the App.
-        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try Scratch.sample().load())).findings()
-        #expect(found.isEmpty)
+        // ShelfDemo registers a stand-in for lib://book/<int:id>: demos and tests are not the App.
+        let scratch = try Scratch.fixture()
+        #expect(try scratch.read("Packages/Business/Shelf/Sources/ShelfDemo/main.swift").contains("\"lib://book/<int:id>\""))
+        #expect(LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings().isEmpty)
     }
 }

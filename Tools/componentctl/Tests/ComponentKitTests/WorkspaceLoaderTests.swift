@@ -25,15 +25,15 @@ import TestSupport
 
     private let header = "layers: [business, core, foundation]\ncomponents:\n"
 
-    @Test func loadsTheSampleWorkspace() throws {
-        let workspace = try WorkspaceLoader.load(root: Scratch.sampleRoot)
-        #expect(workspace.components.count == 16)
-        #expect(workspace.name == "Shop")
-        #expect(workspace.scheme == "shop")
+    @Test func loadsTheFixtureWorkspace() throws {
+        let workspace = try Scratch.fixture().load()
+        #expect(workspace.components.count == 9)
+        #expect(workspace.name == "Library")
+        #expect(workspace.scheme == "lib")
         #expect(workspace.rules.layers == ["business", "core", "foundation"])
-        #expect(workspace.rules.allow == [AllowedEdge(from: "session", to: "storage")])
-        #expect(workspace.component(named: "user-interface")?.kind == .interface)
-        #expect(workspace.component(named: "user")?.interface == "user-interface")
+        #expect(workspace.rules.allow == [AllowedEdge(from: "catalog", to: "cache")])
+        #expect(workspace.component(named: "reader-interface")?.kind == .interface)
+        #expect(workspace.component(named: "reader")?.interface == "reader-interface")
     }
 
     @Test func unknownKeysWrongTypesAndUnknownLayersAreEachReported() throws {

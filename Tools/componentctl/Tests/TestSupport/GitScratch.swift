@@ -2,13 +2,9 @@ import ComponentKit
 public import Foundation
 
 extension Scratch {
-    /// A git repository holding a copy of the sample workspace (root manifest, App and Tests included), committed.
+    /// A git repository holding a copy of the live workspace, committed.
     public static func sampleRepository() throws -> Scratch {
         let scratch = try Scratch.sample()
-        let manager = FileManager.default
-        for item in ["Package.swift", "App", "Tests", ".gitignore"] {
-            try manager.copyItem(at: sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
-        }
         try scratch.commitAsNewRepository()
         return scratch
     }

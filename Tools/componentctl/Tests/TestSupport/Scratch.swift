@@ -6,10 +6,14 @@ public struct Scratch: Sendable {
     /// The copy's root.
     public let root: URL
 
-    /// The workspace this repository holds (the sample shop), found from this file's place.
+    /// The workspace this repository holds (the live one a team changes), found from this file's place.
     public static let sampleRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The frozen workspaces of the tool's own tests (Tests/Fixtures).
+    public static let fixturesRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
 
     /// An empty scratch folder named `name`.
     public init(named name: String = "workspace") throws {
@@ -17,24 +21,40 @@ public struct Scratch: Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
-    /// A copy of the sample workspace's components.yaml and Packages (without build folders).
+    /// A copy of the frozen fixture workspace `Library`: business `shelf` and `reader` with their interfaces,
+    /// core `catalog` (allowed to use `cache`) and `cache`, foundation `routing`, `kit` and `values`, and a
+    /// root package whose `App` prints the shelf and a book. Every package in it builds and tests in seconds.
+    public static func fixture() throws -> Scratch {
+        let scratch = try Scratch(named: "library")
+        try copyTree(fixturesRoot.appendingPathComponent("Library"), to: scratch.root)
+        return scratch
+    }
+
+    /// The fixture workspace, committed as a new git repository.
+    public static func fixtureRepository() throws -> Scratch {
+        let scratch = try fixture()
+        try scratch.commitAsNewRepository()
+        return scratch
+    }
+
+    /// A copy of the live workspace (components.yaml, Packages, the root manifest, App and Tests), for the few
+    /// tests of what must hold for any workspace; they never assert what its components are.
     public static func sample() throws -> Scratch {
         let scratch = try Scratch(named: "shop")
-        try FileManager.default.copyItem(at: sampleRoot.appendingPathComponent("components.yaml"), to: scratch.root.appendingPathComponent("components.yaml"))
-        try copyTree(sampleRoot.appendingPathComponent("Packages"), to: scratch.root.appendingPathComponent("Packages"))
+        for item in ["components.yaml", "Packages", "Package.swift", "App", "Tests", ".gitignore"] {
+            try copyTree(sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
+        }
         return scratch
     }
 
     private static func copyTree(_ source: URL, to destination: URL) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return try FileManager.default.copyItem(at: source, to: destination)
+        }
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where !name.hasPrefix(".build") && name != ".swiftpm" {
-            let from = source.appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: from.path, isDirectory: &isFolder), isFolder.boolValue {
-                try copyTree(from, to: destination.appendingPathComponent(name))
-            } else {
-                try FileManager.default.copyItem(at: from, to: destination.appendingPathComponent(name))
-            }
+            try copyTree(source.appendingPathComponent(name), to: destination.appendingPathComponent(name))
         }
     }
 

@@ -1,0 +1,6 @@
+import Shelf
+import Testing
+
+@Test func listsTheCatalog() {
+    #expect(ShelfModule.page().lines == ["Emma", "Persuasion"])
+}

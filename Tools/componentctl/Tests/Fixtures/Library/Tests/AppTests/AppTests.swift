@@ -1,0 +1,6 @@
+import Shelf
+import Testing
+
+@Test func theShelfListsBooks() {
+    #expect(!ShelfModule.page().lines.isEmpty)
+}
