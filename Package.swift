@@ -3,6 +3,8 @@ import PackageDescription
 
 // BEGIN componentctl: components
 // Generated from components.yaml by `componentctl sync`; edit components.yaml or use `componentctl pin`, not this block.
+// componentctl edits these lists line by line, so swift-format leaves them as they are.
+// swift-format-ignore
 let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/Cart"),
     .package(path: "Packages/Business/Home"),
@@ -16,6 +18,7 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Foundation/ScreenKit"),
     .package(path: "Packages/Interfaces/HomeInterface"),
 ]
+// swift-format-ignore
 let componentProducts: [Target.Dependency] = [
     .product(name: "Cart", package: "Cart"),
     .product(name: "Home", package: "Home"),
@@ -34,7 +37,7 @@ let componentProducts: [Target.Dependency] = [
 let package = Package(
     name: "Shop",
     products: [
-        .executable(name: "App", targets: ["App"]),
+        .executable(name: "App", targets: ["App"])
     ],
     dependencies: componentPackages,
     targets: [

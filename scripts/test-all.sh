@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: componentctl's own package, then its tests that build real packages (minutes);
+# Runs every test: swift-format's lint of every Swift file; componentctl's own package, then its tests that build real packages (minutes);
 # `componentctl check-layers` and `sync --check` on the workspace; the kill-at-random-points trials of
 # pin/release/sync; the README's code examples compiled into a scratch copy; every component's own
 # package, built and tested alone (root `swift test` never runs its dependencies' tests); the
-# integrated App's tests; and the router's allocation counts (zero for a static hit). ROUTER_BENCH=1
+# integrated App's tests; the router's allocation counts (zero for a static hit); and, last, all of this
+# again in a copy of the workspace with a component added and one removed (TEMPLATE_COPY_CHECK=0 skips
+# it). ROUTER_BENCH=1
 # also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result a
   summary+=("$(printf '  %-20s %-7s %5ds' "$name" "$result" $((SECONDS - start)))")
 }
 
+step lint scripts/lint.sh
 step componentctl swift test --package-path Tools/componentctl
 step componentctl-builds env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests'
 step check-layers "$tool" check-layers
@@ -38,6 +41,9 @@ if [ "${ROUTER_BENCH:-}" = 1 ]; then
   step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
 else
   step router-allocations Tools/router-bench/run.sh --allocations
+fi
+if [ "${TEMPLATE_COPY_CHECK:-1}" != 0 ]; then
+  step template-copy scripts/check-template-copy.sh
 fi
 
 echo

@@ -33,13 +33,14 @@ public struct Bootstrap: Sendable {
         if let level = environment["SHOP_LOG"], !level.isEmpty, level != "0" {
             try router.addInterceptor(LoggingInterceptor(log: log))
         }
-        let modules: [any AppModule] = [
-            ProductModule(),
-            CartModule(storage: storage),
-            UserModule(session: Session(storage: storage)),
-            OrderModule(storage: storage),
-            HomeModule(),
-        ] + generatedModules
+        let modules: [any AppModule] =
+            [
+                ProductModule(),
+                CartModule(storage: storage),
+                UserModule(session: Session(storage: storage)),
+                OrderModule(storage: storage),
+                HomeModule(),
+            ] + generatedModules
         let manager = try ModuleManager(modules: modules, context: ModuleContext(router: router, settings: environment))
         try manager.registerAll()
         await manager.send(.launch)
@@ -49,6 +50,8 @@ public struct Bootstrap: Sendable {
 
 // BEGIN componentctl: modules
 // Modules of components scaffolded by `componentctl new`; move one out of this block to give it arguments.
+// componentctl edits this list line by line, so swift-format leaves it as it is.
+// swift-format-ignore
 let generatedModules: [any AppModule] = [
 ]
 // END componentctl: modules

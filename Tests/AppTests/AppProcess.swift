@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `App` binary the way a user or a script does: arguments, a pipe for input, a data folder.
 struct AppProcess {
@@ -76,7 +77,8 @@ struct AppProcess {
     static func componentctl(_ arguments: [String]) throws -> Data {
         let tool = root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
         if !FileManager.default.isExecutableFile(atPath: tool.path) {
-            _ = try capture("/usr/bin/env", ["swift", "build", "--package-path", root.appendingPathComponent("Tools/componentctl").path, "--product", "componentctl"])
+            _ = try capture(
+                "/usr/bin/env", ["swift", "build", "--package-path", root.appendingPathComponent("Tools/componentctl").path, "--product", "componentctl"])
         }
         return try capture(tool.path, arguments)
     }
@@ -95,5 +97,15 @@ struct AppProcess {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments.joined(separator: " ")) failed"])
         }
         return data
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when the workspace has every one of `components`: a test of a feature is skipped,
+    /// saying why, in a copy of the template that removed the feature, instead of failing there.
+    static func requires(_ components: String...) -> Self {
+        .enabled("needs the components \(components.joined(separator: ", "))") {
+            try AppProcess.componentNames().isSuperset(of: components)
+        }
     }
 }

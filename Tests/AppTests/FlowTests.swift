@@ -5,7 +5,7 @@ import Testing
 @Suite(.serialized) struct FlowTests {
     let app = AppProcess()
 
-    @Test func browseHomeToProductAddToCartAndTheCartShowsIt() throws {
+    @Test(.requires("home", "product", "cart")) func browseHomeToProductAddToCartAndTheCartShowsIt() throws {
         // Home: link 2 is the first featured product (Coffee Mug); on its page link 1 adds it to the cart.
         let result = try app.run([], input: "2\n1\nback\nquit\n")
         #expect(result.status == 0)
@@ -14,7 +14,7 @@ import Testing
         #expect(screens[2].contains("1 × Coffee Mug @ $12.50 = $12.50"))
     }
 
-    @Test func theCartSurvivesARestart() throws {
+    @Test(.requires("home", "product", "cart")) func theCartSurvivesARestart() throws {
         #expect(try app.run(["open", "shop://cart/add/5?quantity=3"]).status == 0)
         let restarted = try app.run(["open", "shop://cart"])
         #expect(restarted.output.contains("3 × Coffee Beans @ $14.99 = $44.97"))
@@ -23,7 +23,7 @@ import Testing
         #expect(home.output.contains("Cart: 3 items, $44.97"))
     }
 
-    @Test func signingInChangesWhatOrderShows() throws {
+    @Test(.requires("home", "user", "order")) func signingInChangesWhatOrderShows() throws {
         // User's login interceptor sends a signed-out user to sign in first, and back afterwards.
         let signedOut = try app.run(["open", "shop://order/list"])
         #expect(signedOut.output.hasPrefix("== Sign in =="))
@@ -36,7 +36,7 @@ import Testing
         #expect(try app.run(["open", "shop://order/list"]).output.hasPrefix("== Sign in =="))
     }
 
-    @Test func checkoutPlacesAnOrderAndEmptiesTheCart() throws {
+    @Test(.requires("product", "cart", "user", "order")) func checkoutPlacesAnOrderAndEmptiesTheCart() throws {
         let input = """
             shop://product/3
             2
@@ -58,7 +58,7 @@ import Testing
         #expect(try app.run(["open", "shop://order/list"]).output.contains("Order 1: 2 items, $49.00"))
     }
 
-    @Test func endOfInputExitsCleanlyAndBadCommandsAreExplained() throws {
+    @Test(.requires("home")) func endOfInputExitsCleanlyAndBadCommandsAreExplained() throws {
         let result = try app.run([], input: "42\nsing\nback\nshop://bad url%zz\n")
         #expect(result.status == 0)
         #expect(result.output.contains("There is no link 42 on this screen"))

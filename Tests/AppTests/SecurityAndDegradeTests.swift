@@ -5,7 +5,7 @@ import Testing
 @Suite(.serialized) struct SecurityAndDegradeTests {
     let app = AppProcess()
 
-    @Test func externalLinksNeedAValidSignatureAndAPublicRoute() throws {
+    @Test(.requires("product", "order")) func externalLinksNeedAValidSignatureAndAPublicRoute() throws {
         let unsigned = try app.run(["open", "--external", "shop://product/1"])
         #expect(unsigned.status == 1)
         #expect(unsigned.error.contains("it carries no signature"))
@@ -29,7 +29,7 @@ import Testing
         #expect(try app.run(["sign", "not a url"]).status == 2)
     }
 
-    @Test func aDegradedRouteShowsTheWebContainer() throws {
+    @Test(.requires("home", "product")) func aDegradedRouteShowsTheWebContainer() throws {
         var app = self.app
         let table = FileManager.default.temporaryDirectory.appendingPathComponent("degrade-\(UUID()).json")
         try Data(#"{"rules": [{"pattern": "shop://product/<int:id>", "target": "https://m.shop.example/p/{id}", "reason": "broken"}]}"#.utf8).write(to: table)
@@ -45,11 +45,13 @@ import Testing
         #expect(broken.error.contains("Degrade table '\(table.path)' is not usable"))
     }
 
-    @Test func loggingAndTheJSONRouteTable() throws {
+    @Test(.requires("product", "user", "order")) func loggingAndTheJSONRouteTable() throws {
         var app = self.app
         app.environment["SHOP_LOG"] = "1"
         let logged = try app.run(["open", "shop://order/list"])
-        #expect(logged.error == "route: shop://order/list origin=in-app owner=order\nroute: shop://user/login?next=shop%3A%2F%2Forder%2Flist origin=in-app owner=user\n")
+        #expect(
+            logged.error
+                == "route: shop://order/list origin=in-app owner=order\nroute: shop://user/login?next=shop%3A%2F%2Forder%2Flist origin=in-app owner=user\n")
 
         let json = try self.app.run(["routes", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])

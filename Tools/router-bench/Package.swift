@@ -19,6 +19,6 @@ let package = Package(
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
-        ),
+        )
     ]
 )

@@ -18,8 +18,19 @@ let package = Package(
     ],
     targets: [
         .target(name: "Cart", dependencies: ["CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
-        .executableTarget(name: "CartDemo", dependencies: ["Cart", "ProductInterface", "Router", "ScreenKit", "Models", "Storage"]),
-        .testTarget(name: "CartTests", dependencies: ["Cart", "CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .executableTarget(
+            name: "CartDemo",
+            dependencies: [
+                "Cart", "ProductInterface", "Router", "ScreenKit", "Storage", .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
+            ]
+        ),
+        .testTarget(
+            name: "CartTests",
+            dependencies: [
+                "Cart", "CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage",
+                .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
+            ]
+        ),
     ]
 )
 

@@ -23,7 +23,15 @@ let package = Package(
             resources: [.copy("Resources/home-layout.json")]
         ),
         .executableTarget(name: "HomeDemo", dependencies: ["Home", "Router", "ScreenKit"]),
-        .testTarget(name: "HomeTests", dependencies: ["Home", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models"]),
+        .testTarget(
+            name: "HomeTests",
+            dependencies: [
+                "Home", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models",
+                .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
+                .product(name: "CartInterfaceTestSupport", package: "CartInterface"),
+                .product(name: "UserInterfaceTestSupport", package: "UserInterface"),
+            ]
+        ),
     ]
 )
 

@@ -18,9 +18,22 @@ let package = Package(
         .package(path: "../../Core/Storage"),
     ],
     targets: [
-        .target(name: "Order", dependencies: ["OrderInterface", "CartInterface", "UserInterface", "ProductInterface", "Router", "ScreenKit", "Models", "Storage"]),
-        .executableTarget(name: "OrderDemo", dependencies: ["Order", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage"]),
-        .testTarget(name: "OrderTests", dependencies: ["Order", "OrderInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .target(
+            name: "Order", dependencies: ["OrderInterface", "CartInterface", "UserInterface", "ProductInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .executableTarget(
+            name: "OrderDemo",
+            dependencies: [
+                "Order", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage",
+                .product(name: "CartInterfaceTestSupport", package: "CartInterface"), .product(name: "UserInterfaceTestSupport", package: "UserInterface"),
+            ]
+        ),
+        .testTarget(
+            name: "OrderTests",
+            dependencies: [
+                "Order", "OrderInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models", "Storage",
+                .product(name: "CartInterfaceTestSupport", package: "CartInterface"), .product(name: "UserInterfaceTestSupport", package: "UserInterface"),
+            ]
+        ),
     ]
 )
 

@@ -4,10 +4,10 @@ import PackageDescription
 let package = Package(
     name: "Session",
     products: [
-        .library(name: "Session", targets: ["Session"]),
+        .library(name: "Session", targets: ["Session"])
     ],
     dependencies: [
-        .package(path: "../Storage"),
+        .package(path: "../Storage")
     ],
     targets: [
         .target(name: "Session", dependencies: ["Storage"]),

@@ -4,10 +4,10 @@ import PackageDescription
 let package = Package(
     name: "Storage",
     products: [
-        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "Storage", targets: ["Storage"])
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0")
     ],
     targets: [
         .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),

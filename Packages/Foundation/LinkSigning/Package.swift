@@ -4,10 +4,10 @@ import PackageDescription
 let package = Package(
     name: "LinkSigning",
     products: [
-        .library(name: "LinkSigning", targets: ["LinkSigning"]),
+        .library(name: "LinkSigning", targets: ["LinkSigning"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3")
     ],
     targets: [
         .target(name: "LinkSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),

@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "Models",
     products: [
-        .library(name: "Models", targets: ["Models"]),
+        .library(name: "Models", targets: ["Models"])
     ],
     targets: [
         .target(name: "Models"),

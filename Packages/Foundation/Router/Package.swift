@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "Router",
     products: [
-        .library(name: "Router", targets: ["Router"]),
+        .library(name: "Router", targets: ["Router"])
     ],
     targets: [
         .target(name: "Router"),

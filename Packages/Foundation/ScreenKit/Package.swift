@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "ScreenKit",
     products: [
-        .library(name: "ScreenKit", targets: ["ScreenKit"]),
+        .library(name: "ScreenKit", targets: ["ScreenKit"])
     ],
     targets: [
         .target(name: "ScreenKit"),

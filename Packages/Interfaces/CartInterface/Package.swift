@@ -5,6 +5,8 @@ let package = Package(
     name: "CartInterface",
     products: [
         .library(name: "CartInterface", targets: ["CartInterface"]),
+        // Fakes and previews for tests and demos of the components that use CartInterface (never for the App).
+        .library(name: "CartInterfaceTestSupport", targets: ["CartInterfaceTestSupport"]),
     ],
     dependencies: [
         .package(path: "../../Foundation/Router"),
@@ -12,7 +14,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CartInterface", dependencies: ["Router", "Models"]),
-        .testTarget(name: "CartInterfaceTests", dependencies: ["CartInterface", "Models"]),
+        .target(name: "CartInterfaceTestSupport", dependencies: ["CartInterface", "Models"]),
+        .testTarget(name: "CartInterfaceTests", dependencies: ["CartInterface", "CartInterfaceTestSupport", "Models"]),
     ]
 )
 

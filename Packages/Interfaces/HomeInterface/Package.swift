@@ -4,10 +4,10 @@ import PackageDescription
 let package = Package(
     name: "HomeInterface",
     products: [
-        .library(name: "HomeInterface", targets: ["HomeInterface"]),
+        .library(name: "HomeInterface", targets: ["HomeInterface"])
     ],
     dependencies: [
-        .package(path: "../../Foundation/Router"),
+        .package(path: "../../Foundation/Router")
     ],
     targets: [
         .target(name: "HomeInterface", dependencies: ["Router"]),

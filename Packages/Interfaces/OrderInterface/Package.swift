@@ -5,6 +5,8 @@ let package = Package(
     name: "OrderInterface",
     products: [
         .library(name: "OrderInterface", targets: ["OrderInterface"]),
+        // Fakes and previews for tests and demos of the components that use OrderInterface (never for the App).
+        .library(name: "OrderInterfaceTestSupport", targets: ["OrderInterfaceTestSupport"]),
     ],
     dependencies: [
         .package(path: "../../Foundation/Router"),
@@ -12,7 +14,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "OrderInterface", dependencies: ["Router", "Models"]),
-        .testTarget(name: "OrderInterfaceTests", dependencies: ["OrderInterface"]),
+        .target(name: "OrderInterfaceTestSupport", dependencies: ["OrderInterface"]),
+        .testTarget(name: "OrderInterfaceTests", dependencies: ["OrderInterface", "OrderInterfaceTestSupport", "Models"]),
     ]
 )
 

@@ -5,6 +5,8 @@ let package = Package(
     name: "ProductInterface",
     products: [
         .library(name: "ProductInterface", targets: ["ProductInterface"]),
+        // Fakes and previews for tests and demos of the components that use ProductInterface (never for the App).
+        .library(name: "ProductInterfaceTestSupport", targets: ["ProductInterfaceTestSupport"]),
     ],
     dependencies: [
         .package(path: "../../Foundation/Router"),
@@ -12,7 +14,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ProductInterface", dependencies: ["Router", "Models"]),
-        .testTarget(name: "ProductInterfaceTests", dependencies: ["ProductInterface", "Router"]),
+        .target(name: "ProductInterfaceTestSupport", dependencies: ["ProductInterface", "Models"]),
+        .testTarget(name: "ProductInterfaceTests", dependencies: ["ProductInterface", "ProductInterfaceTestSupport", "Router"]),
     ]
 )
 

@@ -5,13 +5,16 @@ let package = Package(
     name: "UserInterface",
     products: [
         .library(name: "UserInterface", targets: ["UserInterface"]),
+        // Fakes and previews for tests and demos of the components that use UserInterface (never for the App).
+        .library(name: "UserInterfaceTestSupport", targets: ["UserInterfaceTestSupport"]),
     ],
     dependencies: [
-        .package(path: "../../Foundation/Router"),
+        .package(path: "../../Foundation/Router")
     ],
     targets: [
         .target(name: "UserInterface", dependencies: ["Router"]),
-        .testTarget(name: "UserInterfaceTests", dependencies: ["UserInterface"]),
+        .target(name: "UserInterfaceTestSupport", dependencies: ["UserInterface"]),
+        .testTarget(name: "UserInterfaceTests", dependencies: ["UserInterface", "UserInterfaceTestSupport"]),
     ]
 )
 

@@ -34,8 +34,9 @@ struct BuildOptions: ParsableArguments {
         let service = BuildService(
             root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch,
             swift: BuildPlanner.swiftExecutable(environment: ProcessInfo.processInfo.environment), verbose: verbose)
-        let selection = BuildSelection(components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,
-                                       affectedBase: affected ? base : nil, head: head)
+        let selection = BuildSelection(
+            components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,
+            affectedBase: affected ? base : nil, head: head)
         let plan = try BuildPlanner.plan(selection, in: workspace, service: service)
         if plan.integrated { try syncIfNeeded() }
         guard !plan.jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
@@ -82,5 +83,27 @@ struct NewCommand: ParsableCommand {
 
     func run() throws {
         try finish(try global.changing { try ScaffoldService.create($0.workspace, name: name, layer: layer, interface: interface) })
+    }
+}
+
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Take components out of the workspace: components.yaml, the generated blocks of Package.swift and the App, and their folders.",
+        discussion: """
+            Refuses while a component that stays depends on one of them or a Swift file imports their modules, and \
+            deletes a folder only when git holds all of it (build folders aside); --keep-files only unregisters.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The components, removed together.") var components: [String]
+    @Flag(help: "Leave their folders on disk.") var keepFiles = false
+
+    func validate() throws {
+        if components.isEmpty { throw ValidationError("Name at least one component to remove. See 'componentctl list'.") }
+    }
+
+    func run() throws {
+        try finish(try global.changing { try RemoveService.remove($0, names: components, keepFiles: keepFiles, faultPoint: faultPoint) })
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 
 struct DevCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.", subcommands: [GenerateCommand.self, ReadFilesCommand.self, MaterializeCommand.self, RouteShapeCommand.self])
+        commandName: "dev", abstract: "Developer tools: synthetic workspaces for benchmarks.",
+        subcommands: [GenerateCommand.self, ReadFilesCommand.self, MaterializeCommand.self, RouteShapeCommand.self])
 
     struct ReadFilesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(

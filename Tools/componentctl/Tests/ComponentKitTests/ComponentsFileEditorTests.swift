@@ -14,7 +14,8 @@ import TestSupport
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func replacesOnlyTheValueKeepingQuotesTagsAndComments() throws {
-        let yaml = "\u{FEFF}# Übersicht\nlayers: [business, core, foundation]\ncomponents:\n  user:   # the user feature\n"
+        let yaml =
+            "\u{FEFF}# Übersicht\nlayers: [business, core, foundation]\ncomponents:\n  user:   # the user feature\n"
             + "    path: Packages/Business/User\n    layer: business\n    version: !!str '1.0.0'   # last release\n"
         let workspace = try workspace(yaml)
         let edited = try ComponentsFileEditor.setting("version", to: "1.4.0", of: "user", in: workspace)
@@ -24,7 +25,8 @@ import TestSupport
     }
 
     @Test func addsAndRemovesAFieldAsOneLineWithTheSiblingsIndentation() throws {
-        let yaml = "layers: [business, core, foundation]\ncomponents:\n  user:\n      path: Packages/Business/User\n      layer: business  # note\n# trailing comment\n"
+        let yaml =
+            "layers: [business, core, foundation]\ncomponents:\n  user:\n      path: Packages/Business/User\n      layer: business  # note\n# trailing comment\n"
         let workspace = try workspace(yaml)
         let pinned = try ComponentsFileEditor.setting("pin", to: "1.4.0", of: "user", in: workspace)
         #expect(text(pinned) == yaml.replacingOccurrences(of: "business  # note\n", with: "business  # note\n      pin: 1.4.0\n"))

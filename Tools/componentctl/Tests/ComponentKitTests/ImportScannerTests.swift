@@ -48,10 +48,12 @@ private let fixtures: [ImportFixture] = [
     .init(name: "import func and protocol", source: "import func Darwin.sqrt\nimport protocol A.B\n", expected: ["Darwin@1<func>", "A@2<protocol>"]),
     .init(name: "submodule", source: "import Foundation.NSString\n", expected: ["Foundation@1"]),
     .init(name: "backticked module", source: "import `Order`\n", expected: ["Order@1"]),
-    .init(name: "canImport branch", source: "#if canImport(UIKit)\nimport UIKit\n#else\nimport AppKit\n#endif\n",
-          expected: ["UIKit@2?canImport(UIKit)", "AppKit@4?!(canImport(UIKit))"]),
-    .init(name: "os branches", source: "#if os(Linux)\nimport Glibc\n#elseif os(macOS)\nimport Darwin\n#endif\nimport After\n",
-          expected: ["Glibc@2?os(Linux)", "Darwin@4?os(macOS)", "After@6"]),
+    .init(
+        name: "canImport branch", source: "#if canImport(UIKit)\nimport UIKit\n#else\nimport AppKit\n#endif\n",
+        expected: ["UIKit@2?canImport(UIKit)", "AppKit@4?!(canImport(UIKit))"]),
+    .init(
+        name: "os branches", source: "#if os(Linux)\nimport Glibc\n#elseif os(macOS)\nimport Darwin\n#endif\nimport After\n",
+        expected: ["Glibc@2?os(Linux)", "Darwin@4?os(macOS)", "After@6"]),
     .init(name: "nested branches", source: "#if DEBUG\n#if canImport(X)\nimport X\n#endif\n#endif\n", expected: ["X@3?DEBUG&canImport(X)"]),
     .init(name: "directive with comment", source: "#if canImport(Y) // why\nimport Y\n#endif\n", expected: ["Y@2?canImport(Y)"]),
     .init(name: "member named import", source: "let a = b.import\nimport Shown\n", expected: ["Shown@2"]),

@@ -20,7 +20,8 @@ import TestSupport
             try scratch.replace(in: manifest, "    targets: [\n", with: "    dependencies: [.package(path: \"\(path)\")],\n    targets: [\n")
         }
         if try scratch.read(manifest).contains(".target(name: \"\(target)\", dependencies: [") {
-            try scratch.replace(in: manifest, ".target(name: \"\(target)\", dependencies: [", with: ".target(name: \"\(target)\", dependencies: [\"\(module)\", ")
+            try scratch.replace(
+                in: manifest, ".target(name: \"\(target)\", dependencies: [", with: ".target(name: \"\(target)\", dependencies: [\"\(module)\", ")
         } else {
             try scratch.replace(in: manifest, ".target(name: \"\(target)\")", with: ".target(name: \"\(target)\", dependencies: [\"\(module)\"])")
         }
@@ -43,15 +44,17 @@ import TestSupport
 
     @Test func coreOnBusinessIsUpward() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(scratch, component: "Packages/Core/Cache", target: "Cache", on: "../../Interfaces/ShelfInterface",
-                          module: "ShelfInterface", source: "Up.swift")
+        try addDependency(
+            scratch, component: "Packages/Core/Cache", target: "Cache", on: "../../Interfaces/ShelfInterface",
+            module: "ShelfInterface", source: "Up.swift")
         #expect(try findings(scratch).map(\.rule) == ["layer-order"])
     }
 
     @Test func coreOnCoreNeedsAnAllowedPair() throws {
         let scratch = try Scratch.fixture()
-        try scratch.replace(in: "components.yaml", "  allow:                    # explicit same-layer exceptions (core -> core)\n    - core/catalog -> core/cache\n",
-                            with: "  allow: []\n")
+        try scratch.replace(
+            in: "components.yaml", "  allow:                    # explicit same-layer exceptions (core -> core)\n    - core/catalog -> core/cache\n",
+            with: "  allow: []\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["unlisted-same-layer"])
         #expect(found.first?.fix?.contains("add '- core/catalog -> core/cache' under rules.allow") == true)
@@ -65,15 +68,17 @@ import TestSupport
 
     @Test func interfaceOnAnImplementation() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(scratch, component: "Packages/Interfaces/ReaderInterface", target: "ReaderInterface", on: "../../Core/Cache",
-                          module: "Cache", source: "C.swift")
+        try addDependency(
+            scratch, component: "Packages/Interfaces/ReaderInterface", target: "ReaderInterface", on: "../../Core/Cache",
+            module: "Cache", source: "C.swift")
         #expect(try findings(scratch).map(\.rule) == ["interface-purity"])
     }
 
     @Test func cycleWithFullPath() throws {
         let scratch = try Scratch.fixture()
-        try scratch.replace(in: "components.yaml", "    - core/catalog -> core/cache\n",
-                            with: "    - core/catalog -> core/cache\n    - core/cache -> core/catalog\n")
+        try scratch.replace(
+            in: "components.yaml", "    - core/catalog -> core/cache\n",
+            with: "    - core/catalog -> core/cache\n    - core/cache -> core/catalog\n")
         try addDependency(scratch, component: "Packages/Core/Cache", target: "Cache", on: "../Catalog", module: "Catalog", source: "Loop.swift")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["cycle"])
@@ -117,11 +122,35 @@ import TestSupport
         let scratch = try Scratch.fixture()
         let manifest = "Packages/Interfaces/ShelfInterface/Package.swift"
         try scratch.replace(in: manifest, "    dependencies: [\n", with: "    dependencies: [\n        .package(path: \"../../Foundation/Values\"),\n")
-        try scratch.replace(in: manifest, ".target(name: \"ShelfInterface\", dependencies: [\"Routing\"]",
-                            with: ".target(name: \"ShelfInterface\", dependencies: [\"Routing\", \"Values\"]")
+        try scratch.replace(
+            in: manifest, ".target(name: \"ShelfInterface\", dependencies: [\"Routing\"]",
+            with: ".target(name: \"ShelfInterface\", dependencies: [\"Routing\", \"Values\"]")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["redundant-dependency"])
         #expect(found.first?.severity == .warning)
+    }
+
+    @Test func testSupportOnlyInTestsAndDemos() throws {
+        // ShelfTests uses ReaderInterfaceTestSupport already; a demo may too; the library may not.
+        let scratch = try Scratch.fixture()
+        let manifest = "Packages/Business/Shelf/Package.swift"
+        try scratch.replace(
+            in: manifest, ".executableTarget(name: \"ShelfDemo\", dependencies: [\"Shelf\", \"Routing\"])",
+            with: ".executableTarget(name: \"ShelfDemo\", dependencies: [\"Shelf\", \"Routing\", "
+                + ".product(name: \"ReaderInterfaceTestSupport\", package: \"ReaderInterface\")])")
+        try scratch.write("Packages/Business/Shelf/Sources/ShelfDemo/Fakes.swift", "import ReaderInterfaceTestSupport\n")
+        #expect(try findings(scratch).isEmpty)
+
+        try scratch.replace(
+            in: manifest, ".target(name: \"Shelf\", dependencies: [",
+            with: ".target(name: \"Shelf\", dependencies: [.product(name: \"ReaderInterfaceTestSupport\", package: \"ReaderInterface\"), ")
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Fakes.swift", "import ReaderInterfaceTestSupport\n")
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == ["test-support-in-production"])
+        #expect(found.first?.path == manifest)
+        #expect(
+            found.first?.message == "library target 'Shelf' depends on the test-support module ReaderInterfaceTestSupport, "
+                + "which only test targets and demos may use")
     }
 
     @Test func rulesAreData() throws {
@@ -129,10 +158,12 @@ import TestSupport
         let scratch = try Scratch.fixture()
         try addDependency(scratch, component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
         try addDependency(scratch, component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
-        try scratch.replace(in: "components.yaml", "    - core/catalog -> core/cache\n",
-                            with: "    - core/catalog -> core/cache\n    - business/shelf -> business/reader\n")
+        try scratch.replace(
+            in: "components.yaml", "    - core/catalog -> core/cache\n",
+            with: "    - core/catalog -> core/cache\n    - business/shelf -> business/reader\n")
         #expect(try findings(scratch).map(\.rule) == ["same-layer-forbidden"])
-        try scratch.replace(in: "components.yaml", "  allow:", with: "  same-layer: {foundation: allow-list}\n  allow:\n    - foundation/kit -> foundation/values")
+        try scratch.replace(
+            in: "components.yaml", "  allow:", with: "  same-layer: {foundation: allow-list}\n  allow:\n    - foundation/kit -> foundation/values")
         let found = try findings(scratch)
         #expect(found.isEmpty, "\(found.map(\.text))")
     }
@@ -141,7 +172,9 @@ import TestSupport
 @Suite struct RouteCollisionTests {
     @Test func twoComponentsClaimingOneShapeAreCaughtStatically() throws {
         let scratch = try Scratch.fixture()
-        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Promo.swift", """
+        try scratch.write(
+            "Packages/Business/Shelf/Sources/Shelf/Promo.swift",
+            """
             import Routing
             func registerPromo(_ registry: inout Registry) throws {
                 try registry.register("lib://book/<int:number>", owner: "shelf")
@@ -151,13 +184,16 @@ import TestSupport
         #expect(found.map(\.rule) == ["route-collision"])
         // The later one in components.yaml order is flagged; the message names both owners and places.
         #expect(found.first?.path == "Packages/Interfaces/ReaderInterface/Sources/ReaderInterface/ReaderInterface.swift")
-        #expect(found.first?.message == "route 'lib://book/<int:id>' of 'reader' has the shape of 'lib://book/<int:number>' of 'shelf' "
-            + "(Packages/Business/Shelf/Sources/Shelf/Promo.swift:3:27); the router refuses the second at launch")
+        #expect(
+            found.first?.message == "route 'lib://book/<int:id>' of 'reader' has the shape of 'lib://book/<int:number>' of 'shelf' "
+                + "(Packages/Business/Shelf/Sources/Shelf/Promo.swift:3:27); the router refuses the second at launch")
     }
 
     @Test func routesRegisteredInABatchAreCaughtToo() throws {
         let scratch = try Scratch.fixture()
-        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Promo.swift", """
+        try scratch.write(
+            "Packages/Business/Shelf/Sources/Shelf/Promo.swift",
+            """
             import Routing
             func registerPromo(_ register: (String) -> Void) {
                 register([

@@ -5,7 +5,8 @@ import Testing
     private func read(_ text: String) throws -> PackageManifest { try ManifestReader.read(Array(text.utf8)) }
 
     @Test func readsDependenciesProductsAndTargets() throws {
-        let manifest = try read("""
+        let manifest = try read(
+            """
             // swift-tools-version: 6.0
             import PackageDescription
 
@@ -33,16 +34,18 @@ import Testing
         #expect(manifest.products.map(\.name) == ["Cart", "CartDemo"])
         #expect(manifest.targets.map(\.name) == ["Cart", "Util", "CartDemo", "CartTests"])
         #expect(manifest.targets.map(\.kind) == [.regular, .regular, .executable, .test])
-        #expect(manifest.target(named: "Cart")?.dependencies.map(\.reference) == [
-            .byName("CartInterface"), .product("GRDB", package: "GRDB.swift"), .target("Util"),
-        ])
+        #expect(
+            manifest.target(named: "Cart")?.dependencies.map(\.reference) == [
+                .byName("CartInterface"), .product("GRDB", package: "GRDB.swift"), .target("Util"),
+            ])
         #expect(manifest.target(named: "Util")?.sourceFolder == "Sources/Shared/Util")
         #expect(manifest.target(named: "CartTests")?.sourceFolder == "Tests/CartTests")
         #expect(manifest.target(named: "CartDemo")?.dependencies.first?.location.line == 17)
     }
 
     @Test func followsBindingsConcatenationAndCommentedOutCode() throws {
-        let manifest = try read("""
+        let manifest = try read(
+            """
             import PackageDescription
             // .package(path: "../Commented"),
             let shared: [Package.Dependency] = [

@@ -17,7 +17,8 @@ import TestSupport
         #expect(try plan(BuildSelection()).jobs.map(\.name) == ["app (integrated)"])
         #expect(try plan(BuildSelection()).integrated)
         #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["feature", "base"])
-        #expect(try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments) == [["test", "--package-path", "Packages/Foundation/Base", "-c", "debug"]])
+        #expect(
+            try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments) == [["test", "--package-path", "Packages/Foundation/Base", "-c", "debug"]])
         #expect(throws: WorkspaceError.unknownComponent("bse", suggestion: "base")) { try plan(BuildSelection(components: ["bse"])) }
 
         try scratch.write("Packages/Foundation/Base/Sources/Base/More.swift", "// more\n")

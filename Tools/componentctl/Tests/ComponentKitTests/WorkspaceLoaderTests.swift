@@ -37,38 +37,45 @@ import TestSupport
     }
 
     @Test func unknownKeysWrongTypesAndUnknownLayersAreEachReported() throws {
-        let scratch = try workspace(header + """
-              storage:
-                path: Packages/Core/Storage
-                layer: cor
-                kind: [interface]
-                verison: 1.0.0
-            """)
-        #expect(errors(scratch) == [
-            "components.yaml:5:12: error: unknown layer 'cor' for component 'storage'. Fix: use 'core' [config]",
-            "components.yaml:6:11: error: storage.kind must be a single value, not a list. Fix: write it on one line after the colon [config]",
-            "components.yaml:7:5: error: unknown key 'verison' in component 'storage'. Fix: did you mean 'version'? [config]",
-        ])
+        let scratch = try workspace(
+            header + """
+                  storage:
+                    path: Packages/Core/Storage
+                    layer: cor
+                    kind: [interface]
+                    verison: 1.0.0
+                """)
+        #expect(
+            errors(scratch) == [
+                "components.yaml:5:12: error: unknown layer 'cor' for component 'storage'. Fix: use 'core' [config]",
+                "components.yaml:6:11: error: storage.kind must be a single value, not a list. Fix: write it on one line after the colon [config]",
+                "components.yaml:7:5: error: unknown key 'verison' in component 'storage'. Fix: did you mean 'version'? [config]",
+            ])
     }
 
     @Test func duplicateKeysAreReportedWithTheFirstPlace() throws {
         let scratch = try workspace(header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n    layer: core\n")
-        #expect(errors(scratch) == [
-            "components.yaml:6:5: error: duplicate key 'layer' (first at line 5); keep one of them [config]",
-        ])
+        #expect(
+            errors(scratch) == [
+                "components.yaml:6:5: error: duplicate key 'layer' (first at line 5); keep one of them [config]"
+            ])
     }
 
     @Test func positionsCountCharactersAndSkipTheBOM() throws {
         let yaml = "\u{FEFF}# Überblick — components\n" + header + "  storage: {path: Packages/Core/Storage, layer: core, ünknown: x}\n"
         let scratch = try workspace(yaml)
-        #expect(errors(scratch) == ["components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: interface, kind, layer, path, pin, version [config]"])
+        #expect(
+            errors(scratch) == [
+                "components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: interface, kind, layer, path, pin, version [config]"
+            ])
     }
 
     @Test func scalarsKnowTheirByteOffsetsForInPlaceEdits() throws {
         let yaml = "\u{FEFF}# ü\n" + header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n    version: \"1.0.0\"\n"
         let workspace = try self.workspace(yaml).load()
         guard case .mapping(let top, _, _) = workspace.document, case .mapping(let components, _, _)? = top.last?.value,
-              case .mapping(let fields, _, _)? = components.first?.value, case .scalar(let version)? = fields.last?.value else {
+            case .mapping(let fields, _, _)? = components.first?.value, case .scalar(let version)? = fields.last?.value
+        else {
             Issue.record("unexpected document shape")
             return
         }
@@ -78,32 +85,35 @@ import TestSupport
     }
 
     @Test func pathsMustExistNotBeSymlinksAndBeUniqueCaseInsensitively() throws {
-        let scratch = try workspace(header + """
-              storage:
-                path: Packages/Core/Storage
-                layer: core
-              missing:
-                path: Packages/Core/Missing
-                layer: core
-              linked:
-                path: Packages/Core/Linked
-                layer: core
-            """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
-        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("Packages/Core/Linked").path,
-                                                   withDestinationPath: scratch.root.appendingPathComponent("Packages/Core/Storage").path)
+        let scratch = try workspace(
+            header + """
+                  storage:
+                    path: Packages/Core/Storage
+                    layer: core
+                  missing:
+                    path: Packages/Core/Missing
+                    layer: core
+                  linked:
+                    path: Packages/Core/Linked
+                    layer: core
+                """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Packages/Core/Linked").path,
+            withDestinationPath: scratch.root.appendingPathComponent("Packages/Core/Storage").path)
         let found = errors(scratch)
         #expect(found.count == 2)
         #expect(found[0].hasPrefix("components.yaml:7:11: error: path 'Packages/Core/Missing' of 'missing' does not exist"))
         #expect(found[1].hasPrefix("components.yaml:10:11: error: path 'Packages/Core/Linked' of 'linked' goes through the symlink 'Packages/Core/Linked'"))
 
-        let collide = try workspace(header + """
-              storage:
-                path: Packages/Core/Storage
-                layer: core
-              storage2:
-                path: Packages/Other/storage
-                layer: core
-            """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
+        let collide = try workspace(
+            header + """
+                  storage:
+                    path: Packages/Core/Storage
+                    layer: core
+                  storage2:
+                    path: Packages/Other/storage
+                    layer: core
+                """, packages: ["Packages/Core/Storage", "Packages/Other/storage"])
         #expect(errors(collide).contains { $0.contains("folder 'storage' of 'storage2' has the same name as folder 'Storage' of 'storage'") })
     }
 
@@ -114,9 +124,10 @@ import TestSupport
 
     @Test func namesMustBeTheFolderInKebabCase() throws {
         let scratch = try workspace(header + "  store:\n    path: Packages/Core/Storage\n    layer: core\n")
-        #expect(errors(scratch) == [
-            "components.yaml:3:3: error: component 'store' lives in folder 'Storage', so its name must be 'storage'. Fix: rename the key to 'storage' (a component's name is its folder's name in lower kebab case) [config]",
-        ])
+        #expect(
+            errors(scratch) == [
+                "components.yaml:3:3: error: component 'store' lives in folder 'Storage', so its name must be 'storage'. Fix: rename the key to 'storage' (a component's name is its folder's name in lower kebab case) [config]"
+            ])
         #expect(kebabCase("UserInterface") == "user-interface")
         #expect(kebabCase("HTTPClient") == "http-client")
         #expect(kebabCase("OAuth2Login") == "o-auth2-login")
@@ -130,7 +141,8 @@ import TestSupport
     }
 
     @Test func unknownInterfacesAndAllowEntriesSuggestTheClosestName() throws {
-        let scratch = try workspace("""
+        let scratch = try workspace(
+            """
             layers: [business, core, foundation]
             rules:
               allow:

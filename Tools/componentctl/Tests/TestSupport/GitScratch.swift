@@ -41,8 +41,9 @@ extension Scratch {
             files[name] = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
         }
         files["tags"] = Data(try git("for-each-ref", "refs/tags").utf8)
-        files["pins"] = Data(((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? [])
-            .filter { $0.hasPrefix(".pin-") }.sorted().joined(separator: ",").utf8)
+        files["pins"] = Data(
+            ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? [])
+                .filter { $0.hasPrefix(".pin-") }.sorted().joined(separator: ",").utf8)
         return files
     }
 }

@@ -6,7 +6,9 @@ extension Scratch {
     /// the tool's own behaviour use it, so they never depend on the sample a template user changes.
     public static func miniRepository() throws -> Scratch {
         let scratch = try Scratch(named: "mini")
-        try scratch.write("components.yaml", """
+        try scratch.write(
+            "components.yaml",
+            """
             # A frozen fixture of componentctl's tests.
             workspace:
               name: Mini
@@ -28,7 +30,9 @@ extension Scratch {
                 version: 1.0.0
 
             """)
-        try scratch.write("Packages/Foundation/Base/Package.swift", """
+        try scratch.write(
+            "Packages/Foundation/Base/Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
 
@@ -40,7 +44,9 @@ extension Scratch {
 
             """)
         try scratch.write("Packages/Foundation/Base/Sources/Base/Base.swift", "public struct Base: Sendable { public init() {} }\n")
-        try scratch.write("Packages/Business/Feature/Package.swift", """
+        try scratch.write(
+            "Packages/Business/Feature/Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
 
@@ -53,7 +59,9 @@ extension Scratch {
 
             """)
         try scratch.write("Packages/Business/Feature/Sources/Feature/Feature.swift", "import Base\n\npublic let feature = Base()\n")
-        try scratch.write("Package.swift", """
+        try scratch.write(
+            "Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
 

@@ -79,7 +79,9 @@ public struct Scratch: Sendable {
 
     /// Creates a minimal package at `path`.
     public func package(_ path: String, name: String) throws {
-        try write(path + "/Package.swift", """
+        try write(
+            path + "/Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
             let package = Package(name: "\(name)", targets: [.target(name: "\(name)")])

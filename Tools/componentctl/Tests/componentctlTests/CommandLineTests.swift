@@ -29,7 +29,7 @@ import TestSupport
     @Test func theWorkspaceIsFoundFromAnySubfolder() throws {
         let result = try ToolProcess.run(["check-layers"], in: URL(fileURLWithPath: fixture).appendingPathComponent("Packages/Business/Shelf/Sources"))
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("check-layers: clean (9 components, 17 Swift files)"))
+        #expect(result.output.hasPrefix("check-layers: clean (9 components, 18 Swift files)"))
     }
 
     @Test func findingsInEveryFormat() throws {
@@ -62,7 +62,9 @@ import TestSupport
         #expect(results.first?["level"] as? String == "error")
 
         let github = try ToolProcess.run(["check-layers", "--root", root, "--format", "github"])
-        #expect(github.output.hasPrefix("::error file=Packages/Business/Shelf/Sources/Shelf/Shortcut.swift,line=1,col=8,title=implicit-import::'Shelf' imports Reader"))
+        #expect(
+            github.output.hasPrefix(
+                "::error file=Packages/Business/Shelf/Sources/Shelf/Shortcut.swift,line=1,col=8,title=implicit-import::'Shelf' imports Reader"))
     }
 
     @Test func baselineAcceptsKnownFindingsFailsStaleOnesAndOnlyShrinks() throws {
@@ -116,8 +118,9 @@ import TestSupport
         let dot = try ToolProcess.run(["graph", "--root", fixture])
         // Bands top to bottom: business implementations, their interfaces, core, foundation, chained in that order.
         let bands = dot.output.split(separator: "\n").filter { $0.contains("rank=same") }
-        #expect(bands.map { $0.split(separator: "label=\"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? "" }
-            == ["business", "business interfaces", "core", "foundation"])
+        #expect(
+            bands.map { $0.split(separator: "label=\"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? "" }
+                == ["business", "business interfaces", "core", "foundation"])
         #expect(bands.first?.contains("\"shelf\" [shape=box];") == true)
         #expect(bands.dropFirst().first?.contains("\"shelf-interface\" [shape=note];") == true)
         #expect(dot.output.contains("  band0 -> band1 -> band2 -> band3 [style=invis, weight=100];"))
@@ -136,8 +139,9 @@ import TestSupport
 
     @Test func violationsAreRedInTheGraph() throws {
         let scratch = try Scratch.fixture()
-        try scratch.replace(in: "Packages/Core/Cache/Package.swift", "    dependencies: [\n",
-                            with: "    dependencies: [\n        .package(path: \"../../Business/Shelf\"),\n")
+        try scratch.replace(
+            in: "Packages/Core/Cache/Package.swift", "    dependencies: [\n",
+            with: "    dependencies: [\n        .package(path: \"../../Business/Shelf\"),\n")
         let dot = try ToolProcess.run(["graph", "--root", scratch.root.path])
         #expect(dot.output.contains("\"cache\" -> \"shelf\" [color=red, fontcolor=red, label=\"layer-order\"];"))
     }

@@ -29,8 +29,10 @@ import TestSupport
         let outside = try Scratch(named: "victim")
         try outside.write("Feature/keep.txt", "mine\n")
         let lock = try scratch.read("components.lock")
-        for checkout in ["Packages/Business/Feature", "../../\(outside.root.lastPathComponent)/Feature", outside.root.path + "/Feature",
-                         "Packages/.pin-feature-9.9.9/Feature", "Packages/.pin-base-1.1.0/Base"] {
+        for checkout in [
+            "Packages/Business/Feature", "../../\(outside.root.lastPathComponent)/Feature", outside.root.path + "/Feature",
+            "Packages/.pin-feature-9.9.9/Feature", "Packages/.pin-base-1.1.0/Base",
+        ] {
             try scratch.write("components.lock", lock.replacingOccurrences(of: "Packages/.pin-feature-1.1.0/Feature", with: checkout))
             let state = try scratch.snapshot()
             for arguments in [["unpin", "feature"], ["pin", "feature", "1.2.0"], ["sync"]] {
@@ -223,7 +225,9 @@ import TestSupport
         let manifest = try scratch.read(path)
         let base = try #require(manifest.range(of: "Foundation/Base"))
         let cut = String(manifest[..<base.lowerBound])
-        for (broken, place) in [(cut, "\(path):7:35:"), (manifest.replacingOccurrences(of: "name: \"Base\", package", with: "name: \"Base\" package"), "\(path):8:77:")] {
+        for (broken, place) in [
+            (cut, "\(path):7:35:"), (manifest.replacingOccurrences(of: "name: \"Base\", package", with: "name: \"Base\" package"), "\(path):8:77:"),
+        ] {
             try scratch.write(path, broken)
             let result = try tool(scratch, "check-layers")
             #expect(result.status == 1)
@@ -273,8 +277,9 @@ import TestSupport
     @Test func makeCleanRemovesOnlyBuildFoldersTheBuildMade() throws {
         let scratch = try Scratch.miniRepository()
         try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("scripts"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Scratch.sampleRoot.appendingPathComponent("scripts/clean.sh"),
-                                         to: scratch.root.appendingPathComponent("scripts/clean.sh"))
+        try FileManager.default.copyItem(
+            at: Scratch.sampleRoot.appendingPathComponent("scripts/clean.sh"),
+            to: scratch.root.appendingPathComponent("scripts/clean.sh"))
         try scratch.write("Packages/Foundation/Base/.build/build.db", "")
         try scratch.write(".build/componentctl-logs/app.log", "")
         try scratch.write("Packages/Business/Feature/.build/notes.txt", "mine\n")
@@ -333,8 +338,11 @@ import TestSupport
         let cases: [(String, [String], String)] = [
             (lock.replacingOccurrences(of: String(commit), with: String(repeating: "0", count: 40)), ["sync"], "which this repository does not have"),
             (lock.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"), ["sync"], "is in format 7"),
-            (lock.replacingOccurrences(of: "Packages/.pin-feature-1.1.0/Feature", with: "Packages/Business/Feature"), ["pin", "feature", "1.1.0", "--dry-run"],
-             "components.lock: the entry for 'feature'"),
+            (
+                lock.replacingOccurrences(of: "Packages/.pin-feature-1.1.0/Feature", with: "Packages/Business/Feature"),
+                ["pin", "feature", "1.1.0", "--dry-run"],
+                "components.lock: the entry for 'feature'"
+            ),
         ]
         for (text, arguments, message) in cases {
             try scratch.write("components.lock", text)

@@ -23,7 +23,7 @@ struct PinnedAppTests {
         #expect(try tool(["pin", "reader", "1.1.0"]).status == 0)
         let pinned = try runApp()
         #expect(pinned.contains("\nReading book 1."))
-        #expect(pinned.hasPrefix("== Bookcase =="))  // shelf stays live
+        #expect(pinned.hasPrefix("== Bookcase ==")) // shelf stays live
 
         #expect(try tool(["unpin", "reader"]).status == 0)
         #expect(try runApp().contains("\nNow reading book 1."))

@@ -38,9 +38,11 @@ import TestSupport
         #expect(try scratch.git("diff", "--name-only", "HEAD~1", "HEAD") == "components.yaml\n")
         #expect(try scratch.git("show", "reader@1.2.0:components.yaml") == (try scratch.read("components.yaml")))
         #expect(try scratch.git("status", "--porcelain").isEmpty)
-        #expect(try scratch.read("components.yaml") == before.replacingOccurrences(
-            of: "    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.0.0",
-            with: "    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.2.0"))
+        #expect(
+            try scratch.read("components.yaml")
+                == before.replacingOccurrences(
+                    of: "    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.0.0",
+                    with: "    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.2.0"))
     }
 
     @Test func releaseRefusals() throws {
@@ -82,9 +84,15 @@ import TestSupport
         #expect(try scratch.git("status", "--porcelain", "Packages/Business/Reader").isEmpty)
 
         let archive = try Scratch(named: "archive")
-        try archive.run("/bin/sh", ["-c", "git -C '\(scratch.root.path)' archive reader@1.1.0 Packages/Business/Reader | tar -x --no-same-permissions -C '\(archive.root.path)'"])
-        let diff = try archive.run("/bin/sh", ["-c",
-            "diff -r --no-dereference '\(archive.root.path)/Packages/Business/Reader' '\(scratch.root.path)/Packages/.pin-reader-1.1.0/Reader' && echo same"])
+        try archive.run(
+            "/bin/sh",
+            ["-c", "git -C '\(scratch.root.path)' archive reader@1.1.0 Packages/Business/Reader | tar -x --no-same-permissions -C '\(archive.root.path)'"])
+        let diff = try archive.run(
+            "/bin/sh",
+            [
+                "-c",
+                "diff -r --no-dereference '\(archive.root.path)/Packages/Business/Reader' '\(scratch.root.path)/Packages/.pin-reader-1.1.0/Reader' && echo same",
+            ])
         #expect(diff == "same\n")
         let modes = "find . -printf '%p %M %l\\n' | sort"
         let expected = try archive.run("/bin/sh", ["-c", "cd Packages/Business/Reader && \(modes)"])
@@ -93,8 +101,10 @@ import TestSupport
         #expect(actual.contains("./run-demo.sh -rwxr-xr-x"))
         #expect(actual.contains("./source-link lrwxrwxrwx Sources/Reader"))
 
-        #expect(try scratch.read("Package.swift") == manifestBefore.replacingOccurrences(
-            of: ".package(path: \"Packages/Business/Reader\")", with: ".package(path: \"Packages/.pin-reader-1.1.0/Reader\")"))
+        #expect(
+            try scratch.read("Package.swift")
+                == manifestBefore.replacingOccurrences(
+                    of: ".package(path: \"Packages/Business/Reader\")", with: ".package(path: \"Packages/.pin-reader-1.1.0/Reader\")"))
         #expect(try scratch.read("components.yaml").contains("    version: 1.1.0\n    pin: 1.1.0\n"))
         #expect(try scratch.read("components.lock").contains("\"checkout\" : \"Packages/.pin-reader-1.1.0/Reader\""))
         #expect(try tool(scratch, "sync", "--check").status == 0)
@@ -127,8 +137,9 @@ import TestSupport
         #expect(shared.status == 2)
         #expect(shared.error.contains("cache, catalog, reader, reader-interface, shelf depend on it"))
 
-        try scratch.replace(in: "components.yaml", "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 1.0.0",
-                            with: "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 2.0.0")
+        try scratch.replace(
+            in: "components.yaml", "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 1.0.0",
+            with: "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 2.0.0")
         let incompatible = try tool(scratch, "pin", "reader", "1.1.0")
         #expect(incompatible.status == 2)
         #expect(incompatible.error.contains("reader@1.1.0 was built against reader-interface 1.0.0; the workspace has 2.0.0, which is not compatible"))

@@ -24,11 +24,12 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "session")
         let rows = try affected(scratch, "--base", "HEAD~1")
-        #expect(rows == [
-            ["name": "shelf", "path": "Packages/Business/Shelf", "reason": "dependent"],
-            ["name": "catalog", "path": "Packages/Core/Catalog", "reason": "changed"],
-            ["name": "app", "path": ".", "reason": "dependent"],
-        ])
+        #expect(
+            rows == [
+                ["name": "shelf", "path": "Packages/Business/Shelf", "reason": "dependent"],
+                ["name": "catalog", "path": "Packages/Core/Catalog", "reason": "changed"],
+                ["name": "app", "path": ".", "reason": "dependent"],
+            ])
         #expect(try affected(scratch, "--base", "HEAD~2", "--head", "HEAD~1").isEmpty)
 
         try scratch.write("Packages/Foundation/Values/Sources/Values/Wip.swift", "// wip\n")
@@ -69,12 +70,14 @@ import TestSupport
     /// A stand-in for `swift` that fails for one package, so orchestration is tested without compiling.
     private func fakeSwift(_ scratch: Scratch, failing: String) throws -> String {
         let path = scratch.root.appendingPathComponent("fake-swift").path
-        try Data("""
+        try Data(
+            """
             #!/bin/sh
             echo "swift $*"
             case "$*" in *\(failing)*) echo "error: broken on purpose"; exit 1;; esac
             exit 0
-            """.utf8).write(to: URL(fileURLWithPath: path))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
         try scratch.run("/bin/chmod", ["755", path])
         return path
     }

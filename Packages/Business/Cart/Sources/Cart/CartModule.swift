@@ -26,32 +26,32 @@ public struct CartModule: AppModule {
         context.events.subscribe(store, to: OrderPlaced.self) { store, _ in try? store.clear() }
 
         let router = context.router
-        try router.register(CartRoute.Show.self, owner: name) { _, _ in try CartScreens.show(store) }
+        try router.register(CartRoute.Show.self, owner: name) { _, _ in try await CartScreens.show(store) }
         try router.register(CartRoute.Add.self, owner: name) { route, _ in
             do {
-                let line = try store.add(productID: route.productID, quantity: route.quantity ?? 1)
-                return try CartScreens.show(store, notice: "Added \(route.quantity ?? 1) × \(line.name).")
+                let line = try await store.add(productID: route.productID, quantity: route.quantity ?? 1)
+                return try await CartScreens.show(store, notice: "Added \(route.quantity ?? 1) × \(line.name).")
             } catch let error as CartError {
-                return try CartScreens.show(store, notice: error.description)
+                return try await CartScreens.show(store, notice: error.description)
             }
         }
         try router.register(CartRoute.Remove.self, owner: name) { route, _ in
             let name = try store.lines().first { $0.productID == route.productID }?.name
             let removed = try store.remove(productID: route.productID)
-            return try CartScreens.show(store, notice: removed ? "Removed \(name ?? "product \(route.productID)")." : "That product was not in the cart.")
+            return try await CartScreens.show(store, notice: removed ? "Removed \(name ?? "product \(route.productID)")." : "That product was not in the cart.")
         }
         try router.register(CartRoute.Clear.self, owner: name) { _, _ in
             try store.clear()
-            return try CartScreens.show(store)
+            return try await CartScreens.show(store)
         }
     }
 }
 
 enum CartScreens {
-    static func show(_ cart: any CartService, notice: String? = nil) throws -> Screen {
+    static func show(_ cart: any CartService, notice: String? = nil) async throws -> Screen {
         var screen = Screen(title: "Cart", refreshURL: try CartRoute.Show().url())
         if let notice { screen.text(notice) }
-        let lines = try cart.lines()
+        let lines = try await cart.lines()
         guard !lines.isEmpty else {
             screen.text("Your cart is empty.")
             screen.link("Browse products", try ProductRoute.List().url())

@@ -23,11 +23,11 @@ public final class CartStore: CartService {
     public func lines() throws -> [CartLine] { try records.values() }
 
     @discardableResult
-    public func add(productID: Int, quantity: Int) throws -> CartLine {
+    public func add(productID: Int, quantity: Int) async throws -> CartLine {
         guard (1...CartStore.maxQuantity).contains(quantity) else {
             throw CartError.badQuantity(quantity)
         }
-        guard let product = try catalog().product(id: productID) else { throw CartError.unknownProduct(productID) }
+        guard let product = try await catalog().product(id: productID) else { throw CartError.unknownProduct(productID) }
         var line = CartLine(productID: productID, name: product.name, unitPrice: product.price, quantity: 0)
         try records.update(String(productID)) { existing in
             line = existing ?? line

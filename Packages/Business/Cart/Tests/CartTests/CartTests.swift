@@ -4,21 +4,12 @@ import Foundation
 import Models
 import OrderInterface
 import ProductInterface
+import ProductInterfaceTestSupport
 import Router
 import ScreenKit
 import Storage
 import Synchronization
 import Testing
-
-private struct Catalog: ProductCatalog {
-    let products = [
-        ProductSummary(id: 1, name: "Mug", price: Money(cents: 500), blurb: ""),
-        ProductSummary(id: 2, name: "Pot", price: Money(cents: 900), blurb: ""),
-    ]
-    func allProducts() -> [ProductSummary] { products }
-    func product(id: Int) -> ProductSummary? { products.first { $0.id == id } }
-    func search(_ text: String) -> [ProductSummary] { [] }
-}
 
 private final class CountWatcher: Sendable {
     let counts = Mutex<[Int]>([])
@@ -27,7 +18,7 @@ private final class CountWatcher: Sendable {
 @Suite struct CartTests {
     private func boot(storage: Storage) throws -> Router {
         let router = Router()
-        try router.services.register((any ProductCatalog).self, owner: "test", instance: Catalog())
+        try router.services.register((any ProductCatalog).self, owner: "test", instance: InMemoryProductCatalog())
         try CartModule(storage: storage).register(in: ModuleContext(router: router))
         return router
     }
@@ -48,14 +39,14 @@ private final class CountWatcher: Sendable {
         #expect(zero.elements.first == .text("Cannot add 0 units: add between 1 and 99."))
         let unknown = try await router.open("shop://cart/add/77", as: Screen.self)
         #expect(unknown.elements.first == .text("There is no product number 77."))
-        #expect(try router.services.resolve((any CartService).self).lines().isEmpty)
+        #expect(try await router.services.resolve((any CartService).self).lines().isEmpty)
     }
 
     @Test func cartSurvivesARestartOnTheSameDatabase() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cart-\(UUID()).sqlite").path
         _ = try await boot(storage: Storage(path: path)).open("shop://cart/add/2?quantity=3")
         let reopened = try boot(storage: Storage(path: path))
-        #expect(try reopened.services.resolve((any CartService).self).lines().map(\.quantity) == [3])
+        #expect(try await reopened.services.resolve((any CartService).self).lines().map(\.quantity) == [3])
     }
 
     @Test func publishesChangesAndEmptiesWhenAnOrderIsPlaced() async throws {

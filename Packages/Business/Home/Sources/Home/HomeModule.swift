@@ -23,7 +23,7 @@ public struct HomeModule: AppModule {
         let layout = try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:)) ?? HomeLayout.bundled()
         let services = context.services
         try context.router.register(HomeRoute.Home.self, owner: name, options: RouteOptions(isPublic: true)) { _, _ in
-            try HomeScreen(layout: layout, services: services).render()
+            try await HomeScreen(layout: layout, services: services).render()
         }
     }
 }
@@ -33,14 +33,14 @@ struct HomeScreen {
     let layout: HomeLayout
     let services: ServiceRegistry
 
-    func render() throws -> Screen {
+    func render() async throws -> Screen {
         var screen = Screen(title: layout.title, refreshURL: try HomeRoute.Home().url())
         for section in layout.sections {
             switch section {
             case .greeting:
                 guard let accounts = try? services.resolve((any AccountService).self) else { continue }
                 // One link either way, so the numbers of the links below never shift with signing in.
-                if let user = try accounts.currentUser() {
+                if let user = try await accounts.currentUser() {
                     screen.text("Welcome back, \(user.displayName).")
                     screen.link("Your account", try UserRoute.Profile().url())
                 } else {
@@ -53,16 +53,17 @@ struct HomeScreen {
                 guard let catalog = try? services.resolve((any ProductCatalog).self) else { continue }
                 screen.heading(title)
                 for id in ids {
-                    guard let product = try catalog.product(id: id) else { continue }
+                    guard let product = try await catalog.product(id: id) else { continue }
                     screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: id).url())
                 }
             case .cart:
                 guard let cart = try? services.resolve((any CartService).self) else { continue }
-                let lines = try cart.lines()
+                let lines = try await cart.lines()
                 let units = lines.reduce(0) { $0 + $1.quantity }
                 screen.heading("Cart")
-                screen.link(units == 0 ? "Your cart is empty" : "Cart: \(units) item\(units == 1 ? "" : "s"), \(lines.map(\.total).totalsDescription)",
-                            try CartRoute.Show().url())
+                screen.link(
+                    units == 0 ? "Your cart is empty" : "Cart: \(units) item\(units == 1 ? "" : "s"), \(lines.map(\.total).totalsDescription)",
+                    try CartRoute.Show().url())
             case .links(let title, let links):
                 screen.heading(title)
                 for link in links { screen.link(link.title, link.url) }

@@ -1,33 +1,19 @@
 import CartInterface
+import CartInterfaceTestSupport
 import Foundation
 import Home
 import Models
 import ProductInterface
+import ProductInterfaceTestSupport
 import Router
 import ScreenKit
 import Testing
 import UserInterface
-
-private struct OneProduct: ProductCatalog {
-    let mug = ProductSummary(id: 1, name: "Mug", price: Money(cents: 500), blurb: "")
-    func allProducts() -> [ProductSummary] { [mug] }
-    func product(id: Int) -> ProductSummary? { id == 1 ? mug : nil }
-    func search(_ text: String) -> [ProductSummary] { [] }
-}
-
-private struct SignedIn: AccountService {
-    func currentUser() -> UserAccount? { UserAccount(id: "alice", displayName: "Alice") }
-}
-
-private struct TwoMugs: CartService {
-    func lines() -> [CartLine] { [CartLine(productID: 1, name: "Mug", unitPrice: Money(cents: 500), quantity: 2)] }
-    func add(productID: Int, quantity: Int) -> CartLine { lines()[0] }
-    func remove(productID: Int) -> Bool { false }
-    func clear() {}
-}
+import UserInterfaceTestSupport
 
 @Suite struct HomeTests {
-    private func home(settings: [String: String] = [:], layout: HomeLayout? = nil, services: (ServiceRegistry) throws -> Void = { _ in }) async throws -> Screen {
+    private func home(settings: [String: String] = [:], layout: HomeLayout? = nil, services: (ServiceRegistry) throws -> Void = { _ in }) async throws -> Screen
+    {
         let router = Router()
         try services(router.services)
         try HomeModule(layout: layout).register(in: ModuleContext(router: router, settings: settings))
@@ -43,9 +29,11 @@ private struct TwoMugs: CartService {
 
     @Test func sectionsUseWhatTheOtherComponentsProvide() async throws {
         let screen = try await home { services in
-            try services.register((any ProductCatalog).self, owner: "t", instance: OneProduct())
-            try services.register((any AccountService).self, owner: "t", instance: SignedIn())
-            try services.register((any CartService).self, owner: "t", instance: TwoMugs())
+            try services.register((any ProductCatalog).self, owner: "t", instance: InMemoryProductCatalog())
+            try services.register((any AccountService).self, owner: "t", instance: StubAccountService(signedIn: UserAccount(id: "alice", displayName: "Alice")))
+            try services.register(
+                (any CartService).self, owner: "t",
+                instance: InMemoryCartService(lines: [CartLine(productID: 1, name: "Mug", unitPrice: Money(cents: 500), quantity: 2)]))
         }
         #expect(screen.elements.contains(.text("Welcome back, Alice.")))
         #expect(screen.links.contains(Link(title: "Mug — $5.00", url: "shop://product/1")))
@@ -61,7 +49,10 @@ private struct TwoMugs: CartService {
 
     @Test func aBrokenLayoutIsAClearErrorNamingThePlace() throws {
         let data = Data(#"{"title": "x", "sections": [{"kind": "banner", "text": "ok"}, {"kind": "carousel"}]}"#.utf8)
-        #expect(throws: HomeError.badLayout(source: "f.json", reason: ".sections[1].kind: unknown section kind 'carousel'; use greeting, banner, featured, cart or links")) {
+        #expect(
+            throws: HomeError.badLayout(
+                source: "f.json", reason: ".sections[1].kind: unknown section kind 'carousel'; use greeting, banner, featured, cart or links")
+        ) {
             try HomeLayout.decode(data, source: "f.json")
         }
         #expect(throws: HomeError.badLayout(source: "/nonexistent.json", reason: "the file cannot be read")) {

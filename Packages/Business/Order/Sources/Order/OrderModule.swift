@@ -24,29 +24,29 @@ public struct OrderModule: AppModule {
         let services = context.services
         let events = context.events
         try services.register((any OrderHistory).self, owner: name, instance: book)
-        let currentUser: @Sendable () throws -> UserAccount? = { try services.resolve((any AccountService).self).currentUser() }
+        let currentUser: @Sendable () async throws -> UserAccount? = { try await services.resolve((any AccountService).self).currentUser() }
         // User's interceptor signs people in first; the handlers still cope alone (in the demo, without User).
         let options = RouteOptions(labels: [UserRouteLabel.requiresLogin])
 
         try context.router.register(OrderRoute.List.self, owner: name, options: options) { route, _ in
-            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see your orders") }
+            guard let user = try await currentUser() else { return try OrderScreens.signInFirst(to: route, "see your orders") }
             return try OrderScreens.list(try book.orders(of: user.id), for: user)
         }
         try context.router.register(OrderRoute.Detail.self, owner: name, options: options) { route, _ in
-            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "see this order") }
+            guard let user = try await currentUser() else { return try OrderScreens.signInFirst(to: route, "see this order") }
             return try OrderScreens.detail(try book.order(id: route.id, of: user.id), id: route.id)
         }
         // Checkout only shows the order; placing it is a step of its own, so an order is never placed
         // unseen (signing in on the way resumes the review, not the purchase).
         try context.router.register(OrderRoute.Checkout.self, owner: name, options: options) { route, _ in
-            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "check out") }
-            let lines = try services.resolve((any CartService).self).lines()
+            guard let user = try await currentUser() else { return try OrderScreens.signInFirst(to: route, "check out") }
+            let lines = try await services.resolve((any CartService).self).lines()
             guard !lines.isEmpty else { return try OrderScreens.emptyCart() }
             return try OrderScreens.review(lines, for: user)
         }
         try context.router.register(OrderRoute.Place.self, owner: name, options: options) { route, _ in
-            guard let user = try currentUser() else { return try OrderScreens.signInFirst(to: route, "place your order") }
-            let lines = try services.resolve((any CartService).self).lines()
+            guard let user = try await currentUser() else { return try OrderScreens.signInFirst(to: route, "place your order") }
+            let lines = try await services.resolve((any CartService).self).lines()
             guard !lines.isEmpty else { return try OrderScreens.emptyCart() }
             let order = try book.place(lines, for: user.id)
             events.publish(OrderPlaced(order: order))

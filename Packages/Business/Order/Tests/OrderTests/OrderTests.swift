@@ -1,4 +1,5 @@
 import CartInterface
+import CartInterfaceTestSupport
 import Foundation
 import Models
 import Order
@@ -9,32 +10,15 @@ import Storage
 import Synchronization
 import Testing
 import UserInterface
-
-private final class FakeAccounts: AccountService {
-    let user = Mutex<UserAccount?>(nil)
-    func currentUser() -> UserAccount? { user.withLock { $0 } }
-}
-
-private final class FakeCart: CartService {
-    let content = Mutex<[CartLine]>([])
-    func lines() -> [CartLine] { content.withLock { $0 } }
-    @discardableResult
-    func add(productID: Int, quantity: Int) -> CartLine {
-        let line = CartLine(productID: productID, name: "P\(productID)", unitPrice: Money(cents: 100), quantity: quantity)
-        content.withLock { $0.append(line) }
-        return line
-    }
-    func remove(productID: Int) -> Bool { false }
-    func clear() { content.withLock { $0 = [] } }
-}
+import UserInterfaceTestSupport
 
 private final class PlacedLog: Sendable {
     let ids = Mutex<[Int]>([])
 }
 
 @Suite struct OrderTests {
-    private let accounts = FakeAccounts()
-    private let cart = FakeCart()
+    private let accounts = StubAccountService()
+    private let cart = InMemoryCartService()
 
     private func boot() throws -> Router {
         let router = Router()
@@ -53,7 +37,7 @@ private final class PlacedLog: Sendable {
 
     @Test func signingInChangesWhatTheListShows() async throws {
         let router = try boot()
-        accounts.user.withLock { $0 = UserAccount(id: "alice", displayName: "Alice") }
+        accounts.signIn(UserAccount(id: "alice", displayName: "Alice"))
         let empty = try await router.open("shop://order/list", as: Screen.self)
         #expect(empty.title == "Orders of Alice")
         #expect(empty.elements.contains(.text("No orders yet.")))
@@ -63,8 +47,8 @@ private final class PlacedLog: Sendable {
         let router = try boot()
         let log = PlacedLog()
         router.events.subscribe(log, to: OrderPlaced.self) { log, event in log.ids.withLock { $0.append(event.order.id) } }
-        accounts.user.withLock { $0 = UserAccount(id: "alice", displayName: "Alice") }
-        cart.add(productID: 3, quantity: 2)
+        accounts.signIn(UserAccount(id: "alice", displayName: "Alice"))
+        try await cart.add(productID: 3, quantity: 2)
 
         let review = try await router.open("shop://order/checkout", as: Screen.self)
         #expect(review.title == "Review your order")
@@ -78,16 +62,16 @@ private final class PlacedLog: Sendable {
         #expect(log.ids.withLock { $0 } == [1])
         #expect(try await router.open("shop://order/list", as: Screen.self).links.first?.title == "Order 1: 2 items, $2.00")
 
-        accounts.user.withLock { $0 = UserAccount(id: "bob", displayName: "Bob") }
+        accounts.signIn(UserAccount(id: "bob", displayName: "Bob"))
         #expect(try await router.open("shop://order/1", as: Screen.self).title == "Order not found")
-        #expect(try router.services.resolve((any OrderHistory).self).orders(of: "alice").map(\.id) == [1])
+        #expect(try await router.services.resolve((any OrderHistory).self).orders(of: "alice").map(\.id) == [1])
     }
 
     @Test func checkoutWithAnEmptyCartPlacesNothing() async throws {
         let router = try boot()
-        accounts.user.withLock { $0 = UserAccount(id: "alice", displayName: "Alice") }
+        accounts.signIn(UserAccount(id: "alice", displayName: "Alice"))
         #expect(try await router.open("shop://order/checkout", as: Screen.self).title == "Checkout")
         #expect(try await router.open("shop://order/place", as: Screen.self).title == "Checkout")
-        #expect(try router.services.resolve((any OrderHistory).self).orders(of: "alice").isEmpty)
+        #expect(try await router.services.resolve((any OrderHistory).self).orders(of: "alice").isEmpty)
     }
 }

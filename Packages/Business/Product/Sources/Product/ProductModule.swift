@@ -22,9 +22,9 @@ public struct ProductModule: AppModule {
         let screens = ProductScreens(catalog: catalog)
         // Product pages are what shared links and campaigns point at: public, for signed links from outside.
         let open = RouteOptions(isPublic: true)
-        try context.router.register(ProductRoute.List.self, owner: name, options: open) { _, _ in try screens.list() }
-        try context.router.register(ProductRoute.Detail.self, owner: name, options: open) { route, _ in try screens.detail(id: route.id) }
-        try context.router.register(ProductRoute.Search.self, owner: name, options: open) { route, _ in try screens.search(route.q ?? "") }
+        try context.router.register(ProductRoute.List.self, owner: name, options: open) { _, _ in try await screens.list() }
+        try context.router.register(ProductRoute.Detail.self, owner: name, options: open) { route, _ in try await screens.detail(id: route.id) }
+        try context.router.register(ProductRoute.Search.self, owner: name, options: open) { route, _ in try await screens.search(route.q ?? "") }
     }
 }
 
@@ -32,9 +32,9 @@ public struct ProductModule: AppModule {
 struct ProductScreens: Sendable {
     let catalog: any ProductCatalog
 
-    func list() throws -> Screen {
+    func list() async throws -> Screen {
         var screen = Screen(title: "All products", refreshURL: try ProductRoute.List().url())
-        for product in try catalog.allProducts() {
+        for product in try await catalog.allProducts() {
             screen.link("\(product.name) — \(product.price)", try ProductRoute.Detail(id: product.id).url())
         }
         screen.divider()
@@ -42,8 +42,8 @@ struct ProductScreens: Sendable {
         return screen
     }
 
-    func detail(id: Int) throws -> Screen {
-        guard let product = try catalog.product(id: id) else {
+    func detail(id: Int) async throws -> Screen {
+        guard let product = try await catalog.product(id: id) else {
             var screen = Screen(title: "Product not found")
             screen.text("There is no product number \(id).")
             screen.link("All products", try ProductRoute.List().url())
@@ -59,10 +59,10 @@ struct ProductScreens: Sendable {
         return screen
     }
 
-    func search(_ text: String) throws -> Screen {
+    func search(_ text: String) async throws -> Screen {
         let query = text.trimmingCharacters(in: .whitespaces)
         var screen = Screen(title: query.isEmpty ? "Search" : "Search: \(query)")
-        let found = query.isEmpty ? [] : try catalog.search(query)
+        let found = query.isEmpty ? [] : try await catalog.search(query)
         if found.isEmpty {
             screen.text(query.isEmpty ? "Type something to search for, like shop://product/search?q=mug" : "Nothing matches '\(query)'.")
         }
@@ -73,4 +73,3 @@ struct ProductScreens: Sendable {
         return screen
     }
 }
-

@@ -12,9 +12,9 @@ import Testing
         return router
     }
 
-    @Test func registersTheCatalogServiceAndItsRoutes() throws {
+    @Test func registersTheCatalogServiceAndItsRoutes() async throws {
         let router = try boot()
-        #expect(try router.services.resolve((any ProductCatalog).self).allProducts().count == 8)
+        #expect(try await router.services.resolve((any ProductCatalog).self).allProducts().count == 8)
         #expect(Set(router.routes.map(\.owner)) == ["product"])
         #expect(router.routes.map(\.pattern) == [ProductRoute.Detail.pattern.text, ProductRoute.List.pattern.text, ProductRoute.Search.pattern.text])
     }

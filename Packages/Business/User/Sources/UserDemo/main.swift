@@ -13,7 +13,8 @@ router.setFallback { request in Screen(title: "Not in this demo", elements: [.te
 try UserModule(session: Session(storage: Storage())).register(in: ModuleContext(router: router))
 
 let arguments = CommandLine.arguments.dropFirst()
-let urls = arguments.isEmpty
+let urls =
+    arguments.isEmpty
     ? ["shop://user/profile", "shop://user/login?next=shop://order/list", "shop://user/login/alice?next=shop://order/list", "shop://user/logout"]
     : Array(arguments)
 for url in urls {

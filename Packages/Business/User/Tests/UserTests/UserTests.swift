@@ -30,18 +30,19 @@ private final class EventLog: Sendable {
         #expect(try await router.open("shop://user/profile", as: Screen.self).elements.contains(.text("You are not signed in.")))
         let signedIn = try await router.open("shop://user/login/bob", as: Screen.self)
         #expect(signedIn.elements.contains(.text("Signed in as Bob Marley (bob).")))
-        #expect(try router.services.resolve((any AccountService).self).currentUser()?.id == "bob")
+        #expect(try await router.services.resolve((any AccountService).self).currentUser()?.id == "bob")
         _ = try await router.open("shop://user/logout")
-        #expect(try router.services.resolve((any AccountService).self).currentUser() == nil)
+        #expect(try await router.services.resolve((any AccountService).self).currentUser() == nil)
         #expect(log.entries.withLock { $0 } == ["in bob", "out bob"])
     }
 
     @Test func loginResumesTheNextAppRouteButNeverAWebPage() async throws {
         let router = try boot(Session(storage: Storage()))
         let chooser = try await router.open("shop://user/login?next=shop://order/list", as: Screen.self)
-        #expect(chooser.links.map(\.url) == [
-            "shop://user/login/alice?next=shop%3A%2F%2Forder%2Flist", "shop://user/login/bob?next=shop%3A%2F%2Forder%2Flist",
-        ])
+        #expect(
+            chooser.links.map(\.url) == [
+                "shop://user/login/alice?next=shop%3A%2F%2Forder%2Flist", "shop://user/login/bob?next=shop%3A%2F%2Forder%2Flist",
+            ])
         let resumed = try await router.open(chooser.links[0].url, as: Screen.self)
         #expect(resumed.title == "Orders")
         #expect(resumed.elements == [.text("origin in-app")])

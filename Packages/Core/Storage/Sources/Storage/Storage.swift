@@ -52,16 +52,17 @@ public final class Storage: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-records") { db in
-            try db.execute(sql: """
-                CREATE TABLE record (
-                    collection TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    seq INTEGER NOT NULL,
-                    value BLOB NOT NULL,
-                    PRIMARY KEY (collection, key)
-                );
-                CREATE TABLE counter (collection TEXT PRIMARY KEY, last INTEGER NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE record (
+                        collection TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        value BLOB NOT NULL,
+                        PRIMARY KEY (collection, key)
+                    );
+                    CREATE TABLE counter (collection TEXT PRIMARY KEY, last INTEGER NOT NULL);
+                    """)
         }
         return migrator
     }

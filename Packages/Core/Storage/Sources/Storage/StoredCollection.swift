@@ -45,10 +45,11 @@ public struct StoredCollection<Record: Codable & Sendable>: Sendable {
     @discardableResult
     public func append(_ make: (Int) throws -> Record) throws -> (id: Int, value: Record) {
         try storage.write { db in
-            try db.execute(sql: """
-                INSERT INTO counter (collection, last) VALUES (?, 1)
-                ON CONFLICT(collection) DO UPDATE SET last = last + 1
-                """, arguments: [name])
+            try db.execute(
+                sql: """
+                    INSERT INTO counter (collection, last) VALUES (?, 1)
+                    ON CONFLICT(collection) DO UPDATE SET last = last + 1
+                    """, arguments: [name])
             let id = try Int.fetchOne(db, sql: "SELECT last FROM counter WHERE collection = ?", arguments: [name]) ?? 1
             let record = try make(id)
             try store(record, for: String(id), in: db)
@@ -79,11 +80,12 @@ public struct StoredCollection<Record: Codable & Sendable>: Sendable {
 
     private func store(_ record: Record, for key: String, in db: Database) throws {
         let data = try JSONEncoder().encode(record)
-        try db.execute(sql: """
-            INSERT INTO record (collection, key, seq, value)
-            VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM record WHERE collection = ?), ?)
-            ON CONFLICT(collection, key) DO UPDATE SET value = excluded.value
-            """, arguments: [name, key, name, data])
+        try db.execute(
+            sql: """
+                INSERT INTO record (collection, key, seq, value)
+                VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM record WHERE collection = ?), ?)
+                ON CONFLICT(collection, key) DO UPDATE SET value = excluded.value
+                """, arguments: [name, key, name, data])
     }
 
     private func decode(_ data: Data, key: String) throws -> Record {

@@ -35,7 +35,9 @@ struct FlatParameterEncoder {
         }
 
         var text: String? {
-            switch self { case .text(let text): text }
+            switch self {
+            case .text(let text): text
+            }
         }
     }
 }

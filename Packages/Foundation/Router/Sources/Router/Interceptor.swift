@@ -103,7 +103,9 @@ public final class InterceptorDecision: Sendable {
             let early = decision.state.withLock { state -> Outcome? in
                 if let outcome = state.outcome { return outcome }
                 state.continuation = continuation
-                state.cleanup = { work.cancel(); timer.cancel() }
+                state.cleanup = {
+                    work.cancel(); timer.cancel()
+                }
                 return nil
             }
             if let early {

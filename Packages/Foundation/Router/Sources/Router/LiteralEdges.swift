@@ -71,7 +71,7 @@ struct LiteralEdges: Sendable {
 
         private func isLongKey(_ slot: Slot, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
             let start = Int(slot.tail)
-            return longKeys[start ..< start + key.count].elementsEqual(key)
+            return longKeys[start..<start + key.count].elementsEqual(key)
         }
     }
 
@@ -120,7 +120,8 @@ struct LiteralEdges: Sendable {
         let old = slots
         slots = [Slot](repeating: Slot(), count: size)
         for slot in old where slot.parent >= 0 {
-            let key = slot.isLong
+            let key =
+                slot.isLong
                 ? longKeys.withUnsafeBufferPointer { KeyWords(UnsafeBufferPointer(rebasing: $0[Int(slot.tail)...].prefix(Int(slot.length)))) }
                 : KeyWords(length: slot.length, head: slot.head, tail: slot.tail)
             place(slot, key)
@@ -158,7 +159,7 @@ struct KeyWords: Sendable {
         }
         var mixed = Self.mix(head ^ UInt64(length), tail)
         var offset = 8
-        while offset + 8 < key.count {  // the middle of a long key, 8 bytes at a time
+        while offset + 8 < key.count { // the middle of a long key, 8 bytes at a time
             mixed = Self.mix(mixed, raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }

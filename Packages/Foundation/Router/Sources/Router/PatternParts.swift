@@ -105,10 +105,11 @@ extension RoutePattern {
                 }
                 (start, escaped) = (index + 1, false)
             }
-            return try body(Parts(
-                bytes: bytes, scheme: ByteRange(start: 0, end: separator ?? 0), host: host,
-                segments: UnsafeBufferPointer(rebasing: parts[..<count]),
-                hostIsEscaped: hostIsEscaped, hasQueryOrFragment: hasQueryOrFragment, hasNUL: hasNUL))
+            return try body(
+                Parts(
+                    bytes: bytes, scheme: ByteRange(start: 0, end: separator ?? 0), host: host,
+                    segments: UnsafeBufferPointer(rebasing: parts[..<count]),
+                    hostIsEscaped: hostIsEscaped, hasQueryOrFragment: hasQueryOrFragment, hasNUL: hasNUL))
         }
     }
 

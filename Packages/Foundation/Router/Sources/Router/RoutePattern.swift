@@ -73,7 +73,9 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     public var captureNames: [String] {
         text.withUTF8Bytes { bytes in
             var names: [String] = []
-            Self.forEachCaptureName(bytes) { names.append(bytes.string($0)); return true }
+            Self.forEachCaptureName(bytes) {
+                names.append(bytes.string($0)); return true
+            }
             return names
         }
     }
@@ -152,7 +154,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
             }
         case .typed:
             guard bytes[part.whole.end - 1] == UInt8(ascii: ">"), part.type.end < part.name.start,
-                  isIdentifier(bytes, part.type), isIdentifier(bytes, part.name) else {
+                isIdentifier(bytes, part.type), isIdentifier(bytes, part.name)
+            else {
                 throw fail("'\(bytes.string(part.whole))' is not a typed parameter; write it like '<int:id>'")
             }
         case .literal:

@@ -75,7 +75,8 @@ struct RouteTrie: Sendable {
     mutating func remove(_ pattern: RoutePattern) -> Int? {
         pattern.withParts { parts in
             guard let scheme = parts.withLevelKey(parts.scheme, { existingLiteralEdge(from: 0, $0) }),
-                  let host = parts.withLevelKey(parts.host, { existingLiteralEdge(from: scheme.child, $0) }) else {
+                let host = parts.withLevelKey(parts.host, { existingLiteralEdge(from: scheme.child, $0) })
+            else {
                 return nil
             }
             var (node, lastEdge): (Int32, Int?) = (host.child, host.slot)

@@ -155,7 +155,8 @@ public final class Router: Sendable {
         table.withLock { table in
             table.entries.indices.filter { !table.removed.contains($0) }.map { id in
                 let entry = table.entries[id]
-                return RouteDescription(pattern: entry.pattern.text, owner: entry.owner, isPublic: entry.options.isPublic, labels: entry.options.labels.sorted())
+                return RouteDescription(
+                    pattern: entry.pattern.text, owner: entry.owner, isPublic: entry.options.isPublic, labels: entry.options.labels.sorted())
             }
         }.sorted { ($0.pattern, $0.owner) < ($1.pattern, $1.owner) }
     }

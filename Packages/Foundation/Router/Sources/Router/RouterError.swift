@@ -74,8 +74,10 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Two components registered patterns of one shape.
     public static func duplicateRoute(pattern: String, owner: String, existingPattern: String, existingOwner: String) -> RouterError {
-        RouterError(.duplicateRoute, "Route '\(pattern)' of component '\(owner)' collides with '\(existingPattern)' of component '\(existingOwner)'. "
-            + "Each URL shape has one owner: rename one of the routes.")
+        RouterError(
+            .duplicateRoute,
+            "Route '\(pattern)' of component '\(owner)' collides with '\(existingPattern)' of component '\(existingOwner)'. "
+                + "Each URL shape has one owner: rename one of the routes.")
     }
 
     /// No route matched and no fallback is set.
@@ -145,7 +147,9 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Two interceptors with one priority.
     public static func duplicateInterceptorPriority(_ priority: Int, name: String, existing: String) -> RouterError {
-        RouterError(.duplicateInterceptorPriority, "Interceptor '\(name)' has priority \(priority), which '\(existing)' already has; priorities are unique so the order is clear.")
+        RouterError(
+            .duplicateInterceptorPriority,
+            "Interceptor '\(name)' has priority \(priority), which '\(existing)' already has; priorities are unique so the order is clear.")
     }
 
     /// Redirects that go round in circles.

@@ -65,7 +65,8 @@ struct URLLayout {
             case UInt8(ascii: "%"): hasPercent = true
             case UInt8(ascii: "?") where questionMark == nil: questionMark = index
             case UInt8(ascii: "#") where hash == nil: hash = index
-            case UInt8(ascii: ":") where separator == nil && index + 2 < bytes.count
+            case UInt8(ascii: ":")
+            where separator == nil && index + 2 < bytes.count
                 && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/"):
                 separator = index
             default: break
@@ -105,7 +106,7 @@ struct URLLayout {
         _ bytes: UnsafeBufferPointer<UInt8>, in range: ByteRange, separator: UInt8, _ body: (ByteRange) -> Bool
     ) {
         var start = range.start
-        for index in range.start ... range.end where index == range.end || bytes[index] == separator {
+        for index in range.start...range.end where index == range.end || bytes[index] == separator {
             if index > start, !body(ByteRange(start: start, end: index)) { return }
             start = index + 1
         }
@@ -114,10 +115,12 @@ struct URLLayout {
     /// A letter, then letters, digits, `+`, `-` or `.` (RFC 3986).
     static func isValidScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ range: ByteRange) -> Bool {
         guard range.start < range.end, isASCIILetter(bytes[range.start]) else { return false }
-        for index in range.start + 1 ..< range.end {
+        for index in range.start + 1..<range.end {
             let byte = bytes[index]
-            guard isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
+            guard
+                isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { return false }
         }
         return true
     }

@@ -13,11 +13,11 @@ import Router
 
     private static func url(_ generator: inout SeededGenerator) -> String {
         switch generator.below(10) {
-        case 0: return String(repeating: "/seg", count: generator.below(5_000))  // deep paths
-        case 1: return "shop://p/" + String(repeating: "%41", count: generator.below(3_000))  // huge inputs
+        case 0: return String(repeating: "/seg", count: generator.below(5_000)) // deep paths
+        case 1: return "shop://p/" + String(repeating: "%41", count: generator.below(3_000)) // huge inputs
         case 2:
             let bytes = (0..<generator.below(64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            return String(decoding: bytes, as: UTF8.self)  // random bytes, repaired to UTF-8
+            return String(decoding: bytes, as: UTF8.self) // random bytes, repaired to UTF-8
         default:
             return (0..<generator.below(12)).map { _ in generator.pick(pieces) }.joined()
         }
@@ -60,13 +60,14 @@ import Router
                 #expect(unknownType, "\(text.debugDescription): \(error)")
                 continue
             }
-            let values = Dictionary(uniqueKeysWithValues: pattern.segments.compactMap { segment -> (String, String)? in
-                switch segment {
-                case .literal: nil
-                case .parameter(let name), .wildcard(let name): (name, "v")
-                case .typed(let name, let type): (name, type == "int" ? "7" : "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
-                }
-            })
+            let values = Dictionary(
+                uniqueKeysWithValues: pattern.segments.compactMap { segment -> (String, String)? in
+                    switch segment {
+                    case .literal: nil
+                    case .parameter(let name), .wildcard(let name): (name, "v")
+                    case .typed(let name, let type): (name, type == "int" ? "7" : "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+                    }
+                })
             let url = try pattern.url(with: values)
             let match = try router.lookup(url)
             #expect(match?.pattern == pattern, "\(text.debugDescription) -> \(url)")

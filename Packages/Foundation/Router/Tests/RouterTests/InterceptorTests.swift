@@ -47,16 +47,22 @@ private struct RejectEverything: ExternalLinkVerifier {
     @Test func redirectThenResumeAndReject() async throws {
         let router = try router()
         let signedIn = Mutex(false)
-        try router.addInterceptor(Recording(name: "login", priority: 1, scope: .labeled("requires-login"), log: Recorder()) { request, decision in
-            if signedIn.withLock({ $0 }) { decision.proceed() } else { decision.redirect(to: "shop://user/login?next=\(PercentCoding.encode(request.url.original))") }
-        })
+        try router.addInterceptor(
+            Recording(name: "login", priority: 1, scope: .labeled("requires-login"), log: Recorder()) { request, decision in
+                if signedIn.withLock({ $0 }) {
+                    decision.proceed()
+                } else {
+                    decision.redirect(to: "shop://user/login?next=\(PercentCoding.encode(request.url.original))")
+                }
+            })
         #expect(try await router.open("shop://order/list", as: String.self) == "login then shop://order/list")
         signedIn.withLock { $0 = true }
         #expect(try await router.open("shop://order/list", as: String.self) == "orders")
 
-        try router.addInterceptor(Recording(name: "maintenance", priority: 2, scope: .host("order"), log: Recorder()) { _, decision in
-            decision.reject("orders are closed for maintenance")
-        })
+        try router.addInterceptor(
+            Recording(name: "maintenance", priority: 2, scope: .host("order"), log: Recorder()) { _, decision in
+                decision.reject("orders are closed for maintenance")
+            })
         await #expect(throws: RouterError.rejected(url: "shop://order/list", interceptor: "maintenance", reason: "orders are closed for maintenance")) {
             try await router.open("shop://order/list")
         }
@@ -65,15 +71,16 @@ private struct RejectEverything: ExternalLinkVerifier {
     @Test func aDecisionMayComeLaterButOnlyTheFirstCounts() async throws {
         let router = try router()
         let decisions = Mutex<[InterceptorDecision]>([])
-        try router.addInterceptor(Recording(name: "async", priority: 1, log: Recorder()) { _, decision in
-            decisions.withLock { $0.append(decision) }
-            Task {
-                try? await Task.sleep(for: .milliseconds(20))
-                decision.proceed()
-                decision.reject("too late")
-                decision.proceed()
-            }
-        })
+        try router.addInterceptor(
+            Recording(name: "async", priority: 1, log: Recorder()) { _, decision in
+                decisions.withLock { $0.append(decision) }
+                Task {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    decision.proceed()
+                    decision.reject("too late")
+                    decision.proceed()
+                }
+            })
         #expect(try await router.open("shop://product/2", as: String.self) == "product 2")
         try await Task.sleep(for: .milliseconds(50))
         #expect(decisions.withLock { $0.first?.ignoredDecisions } == 2)
@@ -82,10 +89,11 @@ private struct RejectEverything: ExternalLinkVerifier {
     @Test func anInterceptorThatNeverDecidesTimesOutAndIsCancelled() async throws {
         let router = try router(timeout: .milliseconds(100))
         let cancelled = Mutex(false)
-        try router.addInterceptor(Recording(name: "stuck", priority: 1, log: Recorder()) { _, _ in
-            try? await Task.sleep(for: .seconds(30))
-            cancelled.withLock { $0 = Task.isCancelled }
-        })
+        try router.addInterceptor(
+            Recording(name: "stuck", priority: 1, log: Recorder()) { _, _ in
+                try? await Task.sleep(for: .seconds(30))
+                cancelled.withLock { $0 = Task.isCancelled }
+            })
         let start = ContinuousClock.now
         await #expect(throws: RouterError.interceptorTimedOut(url: "shop://product/3", interceptor: "stuck")) {
             try await router.open("shop://product/3")

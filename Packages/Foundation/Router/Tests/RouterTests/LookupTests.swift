@@ -104,7 +104,7 @@ import Router
         #expect(try router.lookup("shop://a/two") != nil)
         #expect(try router.unregister("shop://a/one"))
         #expect(try router.lookup("shop://a/one") == nil)
-        #expect(before.pattern.text == "shop://a/one")  // its table is kept alive by the match
+        #expect(before.pattern.text == "shop://a/one") // its table is kept alive by the match
         #expect(router.canOpen("shop://a/two") && !router.canOpen("shop://a/one"))
     }
 

@@ -37,12 +37,13 @@ private struct TestModule: AppModule {
             try ModuleManager(modules: [TestModule(name: "a", dependencies: ["zz"], log: log)], context: context)
         }
         #expect(throws: RouterError.moduleCycle(["a", "b", "c", "a"])) {
-            try ModuleManager(modules: [
-                TestModule(name: "a", dependencies: ["b"], log: log),
-                TestModule(name: "b", dependencies: ["c"], log: log),
-                TestModule(name: "c", dependencies: ["a"], log: log),
-                TestModule(name: "d", log: log),
-            ], context: context)
+            try ModuleManager(
+                modules: [
+                    TestModule(name: "a", dependencies: ["b"], log: log),
+                    TestModule(name: "b", dependencies: ["c"], log: log),
+                    TestModule(name: "c", dependencies: ["a"], log: log),
+                    TestModule(name: "d", log: log),
+                ], context: context)
         }
         #expect(throws: RouterError.duplicateModule("a")) {
             try ModuleManager(modules: [TestModule(name: "a", log: log), TestModule(name: "a", log: log)], context: context)

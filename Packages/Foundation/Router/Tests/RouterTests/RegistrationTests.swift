@@ -33,8 +33,10 @@ import Testing
         let router = try populated()
         let before = table(router)
         let batch = try routes(["shop://a/b", "shop://a/b/d", "shop://q/*", "shop://a/:other"], owner: "module")
-        #expect(throws: RouterError.duplicateRoute(
-            pattern: "shop://a/:other", owner: "module", existingPattern: "shop://a/:id", existingOwner: "existing")) {
+        #expect(
+            throws: RouterError.duplicateRoute(
+                pattern: "shop://a/:other", owner: "module", existingPattern: "shop://a/:id", existingOwner: "existing")
+        ) {
             try router.register(batch)
         }
         #expect(table(router) == before)
@@ -50,8 +52,10 @@ import Testing
     @Test func twoRoutesOfOneShapeInTheBatchAddNone() throws {
         let router = try populated()
         let before = table(router)
-        #expect(throws: RouterError.duplicateRoute(
-            pattern: "shop://m/:y", owner: "module", existingPattern: "shop://m/:x", existingOwner: "module")) {
+        #expect(
+            throws: RouterError.duplicateRoute(
+                pattern: "shop://m/:y", owner: "module", existingPattern: "shop://m/:x", existingOwner: "module")
+        ) {
             try router.register(routes(["shop://m/list", "shop://m/:x", "shop://m/:y"], owner: "module"))
         }
         #expect(table(router) == before)

@@ -11,15 +11,16 @@ import ScreenKit
         screen.heading("Next")
         screen.link("Checkout", "shop://order/checkout")
         #expect(screen.links.map(\.title) == ["Mug", "Checkout"])
-        #expect(TextRenderer().render(screen) == """
-            == Cart ==
-            2 items
-            [1] Mug
-            ----
+        #expect(
+            TextRenderer().render(screen) == """
+                == Cart ==
+                2 items
+                [1] Mug
+                ----
 
-            ## Next
-            [2] Checkout
-            """)
+                ## Next
+                [2] Checkout
+                """)
         #expect(TextRenderer(showsURLs: true).render(screen).contains("[2] Checkout  <shop://order/checkout>"))
     }
 

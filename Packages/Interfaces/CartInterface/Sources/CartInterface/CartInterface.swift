@@ -27,15 +27,15 @@ public struct CartLine: Sendable, Hashable, Codable {
 /// The shopping cart, provided by the Cart component; it survives restarts.
 public protocol CartService: Sendable {
     /// The lines, in the order they were first added.
-    func lines() throws -> [CartLine]
+    func lines() async throws -> [CartLine]
     /// Adds `quantity` units of a product; returns the line as it is now.
     @discardableResult
-    func add(productID: Int, quantity: Int) throws -> CartLine
+    func add(productID: Int, quantity: Int) async throws -> CartLine
     /// Removes a product's line entirely; returns whether it was there.
     @discardableResult
-    func remove(productID: Int) throws -> Bool
+    func remove(productID: Int) async throws -> Bool
     /// Empties the cart.
-    func clear() throws
+    func clear() async throws
 }
 
 /// Published by Cart whenever the cart's contents change.

@@ -48,7 +48,7 @@ public struct OrderSummary: Sendable, Hashable, Codable {
 /// The orders users placed, provided by the Order component.
 public protocol OrderHistory: Sendable {
     /// The orders of `userID`, newest first.
-    func orders(of userID: String) throws -> [OrderSummary]
+    func orders(of userID: String) async throws -> [OrderSummary]
 }
 
 /// Published by Order after an order is placed (Cart empties itself on it).

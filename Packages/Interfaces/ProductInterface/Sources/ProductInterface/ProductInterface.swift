@@ -24,11 +24,11 @@ public struct ProductSummary: Sendable, Hashable, Codable {
 /// The product catalog, provided by the Product component.
 public protocol ProductCatalog: Sendable {
     /// Every product, in catalog order.
-    func allProducts() throws -> [ProductSummary]
+    func allProducts() async throws -> [ProductSummary]
     /// The product with `id`, or nil.
-    func product(id: Int) throws -> ProductSummary?
+    func product(id: Int) async throws -> ProductSummary?
     /// Products whose name or blurb contains `text`, case-insensitively.
-    func search(_ text: String) throws -> [ProductSummary]
+    func search(_ text: String) async throws -> [ProductSummary]
 }
 
 /// The routes the Product component owns.

@@ -17,7 +17,7 @@ public struct UserAccount: Sendable, Hashable, Codable {
 /// Who is signed in, provided by the User component.
 public protocol AccountService: Sendable {
     /// The signed-in user, or nil.
-    func currentUser() throws -> UserAccount?
+    func currentUser() async throws -> UserAccount?
 }
 
 /// Published by User after a user signs in.

@@ -43,14 +43,17 @@ public struct LayerChecker: Sendable {
         var findings: [Diagnostic] = []
         for edge in package.edges {
             guard let violation = violation(of: edge) else { continue }
-            findings.append(Diagnostic(path: package.manifestPath, line: edge.location.line, column: edge.location.column,
-                                       message: violation.message, fix: violation.fix, rule: violation.rule))
+            findings.append(
+                Diagnostic(
+                    path: package.manifestPath, line: edge.location.line, column: edge.location.column,
+                    message: violation.message, fix: violation.fix, rule: violation.rule))
         }
         for unknown in package.unknownPaths {
-            findings.append(Diagnostic(
-                path: package.manifestPath, line: unknown.location.line, column: unknown.location.column,
-                message: "'\(package.component.name)' depends on '\(unknown.path ?? "")', which is not a component in components.yaml",
-                fix: "register that package in components.yaml, or depend on a registered component", rule: "unknown-dependency"))
+            findings.append(
+                Diagnostic(
+                    path: package.manifestPath, line: unknown.location.line, column: unknown.location.column,
+                    message: "'\(package.component.name)' depends on '\(unknown.path ?? "")', which is not a component in components.yaml",
+                    fix: "register that package in components.yaml, or depend on a registered component", rule: "unknown-dependency"))
         }
         return findings
     }
@@ -75,21 +78,45 @@ public struct LayerChecker: Sendable {
             }
             for (index, (dependency, provided)) in declared.enumerated() {
                 if let identity = provided.packageIdentity { usedPackages.insert(identity) }
+                if let support = testSupportInProduction(target.declaration, provided) {
+                    findings.append(
+                        Diagnostic(
+                            path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                            message: support,
+                            fix: "use \(dependency.name) only from test targets and demo executables; "
+                                + "give '\(target.declaration.name)' the real service through the service registry",
+                            rule: "test-support-in-production"))
+                }
                 guard !used.contains(index), provided.isImportable else { continue }
-                findings.append(Diagnostic(
-                    severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
-                    message: "target '\(target.declaration.name)' declares dependency '\(dependency.name)' but never imports it",
-                    fix: "remove '\(dependency.name)' from the dependencies of '\(target.declaration.name)'", rule: "redundant-dependency"))
+                findings.append(
+                    Diagnostic(
+                        severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                        message: "target '\(target.declaration.name)' declares dependency '\(dependency.name)' but never imports it",
+                        fix: "remove '\(dependency.name)' from the dependencies of '\(target.declaration.name)'", rule: "redundant-dependency"))
             }
         }
         for dependency in manifest.dependencies where !usedPackages.contains(dependency.identity) {
-            findings.append(Diagnostic(
-                severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
-                message: "package dependency '\(dependency.path ?? dependency.url ?? "")' is used by no target",
-                fix: "remove it from the package's dependencies", rule: "redundant-dependency"))
+            findings.append(
+                Diagnostic(
+                    severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                    message: "package dependency '\(dependency.path ?? dependency.url ?? "")' is used by no target",
+                    fix: "remove it from the package's dependencies", rule: "redundant-dependency"))
         }
         return findings
     }
+
+    /// A library target that depends on a test-support module (a module named `…TestSupport`: the fakes and
+    /// previews an interface ships) would put test doubles into the App; only tests, demos and other test
+    /// support may use them.
+    private func testSupportInProduction(_ target: TargetDeclaration, _ provided: Provided) -> String? {
+        guard target.kind == .regular, !Self.isTestSupport(target.name),
+            let module = provided.modules.sorted().first(where: Self.isTestSupport)
+        else { return nil }
+        return "library target '\(target.name)' depends on the test-support module \(module), which only test targets and demos may use"
+    }
+
+    /// Whether `module` is an interface's test support, by the naming convention `<Interface>TestSupport`.
+    public static func isTestSupport(_ module: String) -> Bool { module.hasSuffix("TestSupport") }
 
     private func implicitImport(_ declaration: ImportDeclaration, in file: SourceFile, target: TargetDeclaration, package: ComponentPackage) -> Diagnostic {
         let module = declaration.module
@@ -104,7 +131,8 @@ public struct LayerChecker: Sendable {
                 message += "; declaring it would break [\(violation.rule)]"
                 fix = "remove the import: \(violation.fix)"
             } else {
-                fix = "add .product(name: \"\(module)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
+                fix =
+                    "add .product(name: \"\(module)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
                     + ".package(path:) for '\(ownerComponent.path)' to the package, if missing"
             }
         }
@@ -161,10 +189,12 @@ public struct LayerChecker: Sendable {
                             seen[shape] = (owner, route.pattern, place)
                             continue
                         }
-                        findings.append(Diagnostic(
-                            path: file.path, line: route.line, column: route.column,
-                            message: "route '\(route.pattern)' of '\(owner)' has the shape of '\(first.pattern)' of '\(first.owner)' (\(first.place)); the router refuses the second at launch",
-                            fix: "each URL shape has one owner: change one of the patterns", rule: "route-collision"))
+                        findings.append(
+                            Diagnostic(
+                                path: file.path, line: route.line, column: route.column,
+                                message:
+                                    "route '\(route.pattern)' of '\(owner)' has the shape of '\(first.pattern)' of '\(first.owner)' (\(first.place)); the router refuses the second at launch",
+                                fix: "each URL shape has one owner: change one of the patterns", rule: "route-collision"))
                     }
                 }
             }
@@ -177,11 +207,13 @@ public struct LayerChecker: Sendable {
         let graph = DependencyGraph(analysis: analysis)
         return graph.cycles().compactMap { cycle in
             guard let first = cycle.first, cycle.count > 1, let package = analysis.packages[first],
-                  let edge = package.edges.first(where: { $0.to == cycle[1] }) else { return nil }
-            return Diagnostic(path: package.manifestPath, line: edge.location.line, column: edge.location.column,
-                              message: "dependency cycle: \(cycle.joined(separator: " -> "))",
-                              fix: "break the cycle: one of these dependencies must go through an interface, the router or an event",
-                              rule: "cycle")
+                let edge = package.edges.first(where: { $0.to == cycle[1] })
+            else { return nil }
+            return Diagnostic(
+                path: package.manifestPath, line: edge.location.line, column: edge.location.column,
+                message: "dependency cycle: \(cycle.joined(separator: " -> "))",
+                fix: "break the cycle: one of these dependencies must go through an interface, the router or an event",
+                rule: "cycle")
         }
     }
 }

@@ -30,7 +30,8 @@ public struct LayerRulesEvaluator: Sendable {
                 rule: "interface-purity",
                 message: "interface '\(from.name)' depends on '\(to.name)', an implementation in layer \(to.layer)",
                 fix: "interfaces depend only on \(bottom ?? "the bottom layer") components and other interfaces; "
-                    + (to.interface.map { "depend on '\($0)' instead" } ?? "move what '\(from.name)' needs into an interface or a \(bottom ?? "lower") component"))
+                    + (to.interface.map { "depend on '\($0)' instead" }
+                        ?? "move what '\(from.name)' needs into an interface or a \(bottom ?? "lower") component"))
         }
         if toRank < fromRank {
             return Violation(
@@ -52,7 +53,9 @@ public struct LayerRulesEvaluator: Sendable {
             return Violation(
                 rule: "unlisted-same-layer",
                 message: "\(from.layer) component '\(from.name)' depends on \(to.layer) component '\(to.name)', a pair components.yaml does not allow",
-                fix: "if intended, add '- \(from.layer)/\(from.name) -> \(to.layer)/\(to.name)' under rules.allow in components.yaml; otherwise move the shared part down a layer")
+                fix:
+                    "if intended, add '- \(from.layer)/\(from.name) -> \(to.layer)/\(to.name)' under rules.allow in components.yaml; otherwise move the shared part down a layer"
+            )
         case .never:
             return Violation(
                 rule: "same-layer-forbidden",

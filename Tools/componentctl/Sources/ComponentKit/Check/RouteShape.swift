@@ -33,7 +33,8 @@ public enum RouteShape {
             if byte == UInt8(ascii: "%") {
                 let high = utf8.index(after: index)
                 guard high < utf8.endIndex, utf8.index(after: high) < utf8.endIndex,
-                      let value = UInt8(String(decoding: [utf8[high], utf8[utf8.index(after: high)]], as: UTF8.self), radix: 16) else {
+                    let value = UInt8(String(decoding: [utf8[high], utf8[utf8.index(after: high)]], as: UTF8.self), radix: 16)
+                else {
                     return String(text)
                 }
                 bytes.append(value)

@@ -101,11 +101,12 @@ public struct WorkspaceAnalysis: Sendable {
             manifest = try ManifestReader.read(Array(data))
         } catch {
             let location = (error as? ManifestError)?.location ?? ManifestLocation(line: 1, column: 1)
-            let diagnostic = Diagnostic(path: manifestPath, line: location.line, column: location.column,
-                                        message: "cannot read the manifest of '\(component.name)': \(error)",
-                                        fix: "make it a valid Package.swift declaring 'let package = Package(...)' "
-                                            + "(swift package --package-path \(component.path) describe shows the compiler's view)",
-                                        rule: "unreadable-manifest")
+            let diagnostic = Diagnostic(
+                path: manifestPath, line: location.line, column: location.column,
+                message: "cannot read the manifest of '\(component.name)': \(error)",
+                fix: "make it a valid Package.swift declaring 'let package = Package(...)' "
+                    + "(swift package --package-path \(component.path) describe shows the compiler's view)",
+                rule: "unreadable-manifest")
             return (package, diagnostic)
         }
         package.manifest = manifest
@@ -119,8 +120,9 @@ public struct WorkspaceAnalysis: Sendable {
             }
         }
         package.targets = manifest.targets.map { declaration in
-            TargetAnalysis(declaration: declaration,
-                           files: readSources ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports) : [])
+            TargetAnalysis(
+                declaration: declaration,
+                files: readSources ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports) : [])
         }
         return (package, nil)
     }
@@ -133,8 +135,10 @@ public struct WorkspaceAnalysis: Sendable {
             guard relative.hasSuffix(".swift") else { continue }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
-            files.append(SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports,
-                                    routes: target.kind == .regular ? routes : []))
+            files.append(
+                SourceFile(
+                    path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports,
+                    routes: target.kind == .regular ? routes : []))
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -87,9 +87,11 @@ public struct WorkspaceGenerator {
         let businessCount = components - specs.count
         for index in 0..<businessCount {
             let own = interfaceStart + index % featureCount
-            var spec = Spec(name: String(format: "Feature%03d", index), folder: "Business", layer: "business", isInterface: false,
-                            interface: index < featureCount ? specs[own].name : nil)
-            spec.dependencies = [own] + pick(1...3, from: interfaceStart..<(interfaceStart + featureCount), &random)
+            var spec = Spec(
+                name: String(format: "Feature%03d", index), folder: "Business", layer: "business", isInterface: false,
+                interface: index < featureCount ? specs[own].name : nil)
+            spec.dependencies =
+                [own] + pick(1...3, from: interfaceStart..<(interfaceStart + featureCount), &random)
                 + pick(1...3, from: coreStart..<(coreStart + coreCount), &random) + pick(1...2, from: 0..<foundationCount, &random)
             spec.dependencies = Array(Set(spec.dependencies)).sorted()
             specs.append(spec)
@@ -128,7 +130,8 @@ public struct WorkspaceGenerator {
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("Package.swift"))
         for index in 0..<fileCount {
             // Every dependency is imported by at least one file, so the workspace has no redundant dependency.
-            var imports = dependencies.enumerated().filter { $0.offset % max(1, fileCount) == index % max(1, fileCount) || random.next() % 3 == 0 }.map(\.element.name)
+            var imports = dependencies.enumerated().filter { $0.offset % max(1, fileCount) == index % max(1, fileCount) || random.next() % 3 == 0 }.map(
+                \.element.name)
             if index == 0 { imports = dependencies.map(\.name) }
             try Data(sourceFile(spec.name, index: index, imports: imports).utf8).write(to: sources.appendingPathComponent("File\(index).swift"))
         }

@@ -115,8 +115,9 @@ extension GitRepository {
     /// An error for a failed write of `reference`, naming a stale lock file and how to remove it when there is one.
     func lockAwareError(reference: String, _ what: String) -> GitError {
         if let lock = staleLock(of: reference) {
-            return GitError(message: "git could not \(what): '\(lock.path)' exists, left by an interrupted git write. "
-                + "If no git command is running, remove it (rm '\(lock.path)') and run the command again.")
+            return GitError(
+                message: "git could not \(what): '\(lock.path)' exists, left by an interrupted git write. "
+                    + "If no git command is running, remove it (rm '\(lock.path)') and run the command again.")
         }
         return GitError(message: "git could not \(what): \(Self.lastError())")
     }
@@ -124,7 +125,8 @@ extension GitRepository {
     func defaultSignature() throws -> UnsafeMutablePointer<git_signature> {
         var signature: UnsafeMutablePointer<git_signature>?
         guard git_signature_default(&signature, pointer) == 0, let signature else {
-            throw GitError(message: "git has no identity to sign the release with. Set one: git config user.name 'Your Name' && git config user.email you@example.com")
+            throw GitError(
+                message: "git has no identity to sign the release with. Set one: git config user.name 'Your Name' && git config user.email you@example.com")
         }
         return signature
     }

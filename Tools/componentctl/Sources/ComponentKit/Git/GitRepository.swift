@@ -54,8 +54,9 @@ public final class GitRepository {
             git_libgit2_shutdown()
             // libgit2 1.5 reports a repository owned by someone else as a missing 'safe.directory' setting.
             if message.contains("safe.directory") || message.contains("not owned by current user"), let owned = Self.foreignRepository(above: folder) {
-                throw GitError(message: "The git repository at '\(owned.path)' belongs to user id \(owned.owner), not to you (\(geteuid())), "
-                    + "so git refuses to use it. Run as its owner, or trust it: git config --global --add safe.directory '\(owned.path)'")
+                throw GitError(
+                    message: "The git repository at '\(owned.path)' belongs to user id \(owned.owner), not to you (\(geteuid())), "
+                        + "so git refuses to use it. Run as its owner, or trust it: git config --global --add safe.directory '\(owned.path)'")
             }
             if status == GIT_ENOTFOUND.rawValue {
                 throw GitError(message: "'\(folder.path)' is not in a git repository. Releases and pins are git tags: run 'git init' and commit first.")
@@ -290,7 +291,8 @@ public final class GitRepository {
         guard mkdir(folder.path, 0o777) == 0 else { throw GitError(message: "cannot create '\(folder.path)': \(String(cString: strerror(errno)))") }
         for index in 0..<git_tree_entrycount(object) {
             guard let entry = git_tree_entry_byindex(object, index), let namePointer = git_tree_entry_name(entry),
-                  let id = git_tree_entry_id(entry) else { continue }
+                let id = git_tree_entry_id(entry)
+            else { continue }
             let target = folder.appendingPathComponent(String(cString: namePointer))
             switch git_tree_entry_filemode(entry).rawValue {
             case GIT_FILEMODE_TREE.rawValue:
@@ -313,13 +315,15 @@ public final class GitRepository {
 
     // MARK: - Status
 
-    /// Paths under `path` with changes in the index or working tree, untracked files included.
-    public func changedFiles(under path: String) throws -> [String] {
+    /// Paths under `path` with changes in the index or working tree, untracked files included (and ignored
+    /// ones when `ignored` is set; an ignored folder is one entry, ending in "/").
+    public func changedFiles(under path: String, ignored: Bool = false) throws -> [String] {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "prepare status")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH.rawValue
+        options.flags =
+            GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH.rawValue | (ignored ? GIT_STATUS_OPT_INCLUDE_IGNORED.rawValue : 0)
         let prefix = path.isEmpty ? "" : path + "/"
         var list: OpaquePointer?
         try check(git_status_list_new(&list, pointer, &options), "read the status")

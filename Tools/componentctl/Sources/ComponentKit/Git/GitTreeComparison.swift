@@ -19,7 +19,8 @@ extension GitRepository {
         var onDisk = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         for index in 0..<git_tree_entrycount(object) {
             guard let entry = git_tree_entry_byindex(object, index), let namePointer = git_tree_entry_name(entry),
-                  let id = git_tree_entry_id(entry) else { continue }
+                let id = git_tree_entry_id(entry)
+            else { continue }
             let name = String(cString: namePointer)
             onDisk.remove(name)
             let path = prefix + name
@@ -37,13 +38,15 @@ extension GitRepository {
                 let executable = git_tree_entry_filemode(entry) == GIT_FILEMODE_BLOB_EXECUTABLE
                 let isExecutable = status.st_mode & S_IXUSR != 0
                 guard kind == S_IFREG, executable == isExecutable, let data = FileManager.default.contents(atPath: url.path),
-                      blobID(of: Array(data)) == GitOID(id.pointee) else {
+                    blobID(of: Array(data)) == GitOID(id.pointee)
+                else {
                     found.append(path)
                     continue
                 }
             case GIT_FILEMODE_LINK.rawValue:
                 guard kind == S_IFLNK, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path),
-                      blobID(of: Array(destination.utf8)) == GitOID(id.pointee) else {
+                    blobID(of: Array(destination.utf8)) == GitOID(id.pointee)
+                else {
                     found.append(path)
                     continue
                 }

@@ -26,8 +26,9 @@ public enum GraphRenderer {
         let nodes = analysis.workspace.components.map { Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue) }
         let edges = analysis.workspace.components.flatMap { component in
             (analysis.packages[component.name]?.edges ?? []).map { edge in
-                Edge(from: edge.from, to: edge.to,
-                     violation: checker.violation(of: edge)?.rule ?? (cycleEdges.contains("\(edge.from)->\(edge.to)") ? "cycle" : nil))
+                Edge(
+                    from: edge.from, to: edge.to,
+                    violation: checker.violation(of: edge)?.rule ?? (cycleEdges.contains("\(edge.from)->\(edge.to)") ? "cycle" : nil))
             }
         }
         switch format {
@@ -40,7 +41,8 @@ public enum GraphRenderer {
             return dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges)
         case .svg:
             guard let dotExecutable else {
-                throw ToolError("SVG needs Graphviz's 'dot', which is not on the PATH. Install it (apt-get install graphviz) or use --format dot.", status: .environment)
+                throw ToolError(
+                    "SVG needs Graphviz's 'dot', which is not on the PATH. Install it (apt-get install graphviz) or use --format dot.", status: .environment)
             }
             return try runDot(dotExecutable, input: dot(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges))
         }
@@ -51,8 +53,10 @@ public enum GraphRenderer {
     /// band one rank labelled at its left. Bands are ranks, not boxes, so edges run straight down through
     /// them instead of sweeping around; `concentrate` merges edges that share a path.
     private static func dot(layers: [String], nodes: [Node], edges: [Edge]) -> String {
-        var lines = ["digraph components {", "  newrank=true; rankdir=TB; ranksep=0.8; nodesep=0.35; concentrate=true;",
-                     "  node [fontname=\"Helvetica\", fontsize=11];", "  edge [color=\"#555555\", arrowsize=0.6];"]
+        var lines = [
+            "digraph components {", "  newrank=true; rankdir=TB; ranksep=0.8; nodesep=0.35; concentrate=true;",
+            "  node [fontname=\"Helvetica\", fontsize=11];", "  edge [color=\"#555555\", arrowsize=0.6];",
+        ]
         var anchors: [String] = []
         let interface = ComponentKind.interface.rawValue
         for layer in layers {
@@ -62,8 +66,9 @@ public enum GraphRenderer {
                 let anchor = "band\(anchors.count)"
                 anchors.append(anchor)
                 let names = band.map { "\"\($0.name)\" [shape=\($0.kind == interface ? "note" : "box")];" }
-                lines.append("  { rank=same; \(anchor) [shape=plaintext, label=\"\(title)\", fontcolor=gray40, fontsize=13]; "
-                    + names.joined(separator: " ") + " }")
+                lines.append(
+                    "  { rank=same; \(anchor) [shape=plaintext, label=\"\(title)\", fontcolor=gray40, fontsize=13]; "
+                        + names.joined(separator: " ") + " }")
             }
         }
         if anchors.count > 1 { lines.append("  " + anchors.joined(separator: " -> ") + " [style=invis, weight=100];") }
@@ -99,8 +104,9 @@ public enum GraphRenderer {
     private static func runDot(_ executable: String, input: String) throws -> String {
         let run = try ProcessRunner.run(URL(fileURLWithPath: executable), ["-Tsvg"], input: Data(input.utf8))
         guard run.status == 0 else {
-            throw ToolError("Graphviz's dot failed (\(executable), exit \(run.status)): \(run.errorText.trimmingCharacters(in: .whitespacesAndNewlines)). "
-                + "Try --format dot and run dot yourself to see more.", status: .environment)
+            throw ToolError(
+                "Graphviz's dot failed (\(executable), exit \(run.status)): \(run.errorText.trimmingCharacters(in: .whitespacesAndNewlines)). "
+                    + "Try --format dot and run dot yourself to see more.", status: .environment)
         }
         return run.text
     }

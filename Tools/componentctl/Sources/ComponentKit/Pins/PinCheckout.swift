@@ -27,8 +27,9 @@ public enum PinCheckout {
     static func marker(ofPinFolder path: String, root: URL) -> Marker? {
         let folder = root.appendingPathComponent(path)
         guard FileStatus.isRealFolder(folder), let data = FileManager.default.contents(atPath: folder.appendingPathComponent(markerName).path),
-              let marker = try? JSONDecoder().decode(Marker.self, from: data),
-              (path as NSString).lastPathComponent == PinLayout.pinFolderName(marker.component, marker.version) else { return nil }
+            let marker = try? JSONDecoder().decode(Marker.self, from: data),
+            (path as NSString).lastPathComponent == PinLayout.pinFolderName(marker.component, marker.version)
+        else { return nil }
         return marker
     }
 
@@ -38,8 +39,9 @@ public enum PinCheckout {
     /// Checks a components.lock entry before anything acts on it; throws an exit-2 error naming the entry and the fix.
     public static func validate(_ entry: PinLock.Entry, of name: String, in workspace: Workspace) throws {
         func refuse(_ reason: String) -> ToolError {
-            ToolError("components.lock: the entry for '\(name)' \(reason). componentctl acts only on checkouts it made itself. "
-                + "Restore the file (git checkout -- components.lock), or remove the entry and run 'componentctl sync'. Nothing was changed.",
+            ToolError(
+                "components.lock: the entry for '\(name)' \(reason). componentctl acts only on checkouts it made itself. "
+                    + "Restore the file (git checkout -- components.lock), or remove the entry and run 'componentctl sync'. Nothing was changed.",
                 status: .usage)
         }
         guard let component = workspace.component(named: name) else {
@@ -60,8 +62,9 @@ public enum PinCheckout {
         }
         let expectedFolder = PinLayout.pinFolderName(name, entry.version)
         guard let pinIndex = parts.firstIndex(of: expectedFolder), parts.last == component.folderName, pinIndex < parts.count - 1 else {
-            throw refuse("names the checkout '\(entry.checkout)'; a checkout of \(name) \(entry.version) is a folder "
-                + "'\(expectedFolder)/…/\(component.folderName)' beside the component's layer folder")
+            throw refuse(
+                "names the checkout '\(entry.checkout)'; a checkout of \(name) \(entry.version) is a folder "
+                    + "'\(expectedFolder)/…/\(component.folderName)' beside the component's layer folder")
         }
         let parent = parts[..<pinIndex].joined(separator: "/")
         guard parent.isEmpty || component.path.hasPrefix(parent + "/") else {
@@ -76,8 +79,9 @@ public enum PinCheckout {
         }
         let folder = workspace.root.appendingPathComponent(pinFolder)
         if FileStatus.exists(folder), !isMarked(pinFolder: pinFolder, root: workspace.root) {
-            throw refuse("names the checkout '\(entry.checkout)', but '\(pinFolder)' was not made by componentctl "
-                + "(it has no \(markerName) marker for \(name) \(entry.version)); move that folder away if it is yours")
+            throw refuse(
+                "names the checkout '\(entry.checkout)', but '\(pinFolder)' was not made by componentctl "
+                    + "(it has no \(markerName) marker for \(name) \(entry.version)); move that folder away if it is yours")
         }
     }
 
@@ -85,8 +89,9 @@ public enum PinCheckout {
     public static func requireRemovable(pinFolder path: String, root: URL) throws {
         guard FileStatus.exists(root.appendingPathComponent(path)) else { return }
         guard resolvesInside(path, root: root), isMarked(pinFolder: path, root: root) else {
-            throw ToolError("'\(path)' is in the way of a pinned checkout, but componentctl did not make it (it has no \(markerName) "
-                + "marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again. Nothing was changed.",
+            throw ToolError(
+                "'\(path)' is in the way of a pinned checkout, but componentctl did not make it (it has no \(markerName) "
+                    + "marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again. Nothing was changed.",
                 status: .usage)
         }
     }

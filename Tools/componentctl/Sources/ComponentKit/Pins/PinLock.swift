@@ -38,12 +38,14 @@ public struct PinLock: Codable, Sendable, Equatable {
         do {
             lock = try JSONDecoder().decode(PinLock.self, from: data)
         } catch {
-            throw ToolError("\(fileName) is not a valid lock file (\(JSONOutput.summary(of: error))). "
-                + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", status: .usage)
+            throw ToolError(
+                "\(fileName) is not a valid lock file (\(JSONOutput.summary(of: error))). "
+                    + "Restore it from git (git checkout -- \(fileName)), or delete it and run 'componentctl sync'.", status: .usage)
         }
         guard lock.version == PinLock().version else {
-            throw ToolError("\(fileName) is in format \(lock.version); this componentctl reads format \(PinLock().version). "
-                + "Use the componentctl that wrote it, or restore the file from git (git checkout -- \(fileName)).", status: .usage)
+            throw ToolError(
+                "\(fileName) is in format \(lock.version); this componentctl reads format \(PinLock().version). "
+                    + "Use the componentctl that wrote it, or restore the file from git (git checkout -- \(fileName)).", status: .usage)
         }
         return lock
     }
@@ -78,8 +80,9 @@ public enum PinLayout {
         }
         guard ups != 1 else {
             let sibling = dependencyPaths.first { $0.split(separator: "/").prefix { $0 == ".." }.count == 1 } ?? "../"
-            throw ToolError("Cannot pin '\(component.name)': it depends on the sibling folder '\(sibling)', which a checkout beside "
-                + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", status: .usage)
+            throw ToolError(
+                "Cannot pin '\(component.name)': it depends on the sibling folder '\(sibling)', which a checkout beside "
+                    + "its layer folder cannot reach by the same relative path. Pin a version whose dependencies live in other layer folders.", status: .usage)
         }
         let keep = parts.count - levels
         let middle = parts[(keep + 1)..<(parts.count - 1)]

@@ -29,25 +29,30 @@ public enum PinPlanner {
         let releases = try context.releases(of: component)
         guard let release = releases.first(where: { $0.version == version && $0.version.description == version.description }) else {
             if let near = releases.first(where: { $0.version == version }) {
-                throw ToolError("There is no tag \(component.name)@\(version); \(component.name) \(near.version.description.split(separator: "+")[0]) "
-                    + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", status: .usage)
+                throw ToolError(
+                    "There is no tag \(component.name)@\(version); \(component.name) \(near.version.description.split(separator: "+")[0]) "
+                        + "was released as \(near.tag). Pin it by its full version: componentctl pin \(component.name) \(near.version).", status: .usage)
             }
             if let kind = context.repository.kindOfTagTarget("\(component.name)@\(version)") {
-                throw ToolError("The tag \(component.name)@\(version) names a \(kind), not a commit, so it is no release. Inspect it with "
-                    + "'git cat-file -p \(component.name)@\(version)'; if it is a mistake, delete it (git tag -d \(component.name)@\(version)) "
-                    + "and release again: componentctl release \(component.name) \(version).", status: .usage)
+                throw ToolError(
+                    "The tag \(component.name)@\(version) names a \(kind), not a commit, so it is no release. Inspect it with "
+                        + "'git cat-file -p \(component.name)@\(version)'; if it is a mistake, delete it (git tag -d \(component.name)@\(version)) "
+                        + "and release again: componentctl release \(component.name) \(version).", status: .usage)
             }
             let known = releases.map(\.version.description)
-            throw ToolError("'\(component.name)' has no release \(version) in this clone (no tag \(component.name)@\(version)). "
-                + (known.isEmpty ? "" : "Released here: \(known.joined(separator: ", ")). ")
-                + context.fetchTagsAdvice + " To make that release from this commit: componentctl release \(component.name) \(version).",
+            throw ToolError(
+                "'\(component.name)' has no release \(version) in this clone (no tag \(component.name)@\(version)). "
+                    + (known.isEmpty ? "" : "Released here: \(known.joined(separator: ", ")). ")
+                    + context.fetchTagsAdvice + " To make that release from this commit: componentctl release \(component.name) \(version).",
                 status: .usage)
         }
         let path = context.repositoryPath(of: component)
         guard let tree = try context.repository.tree(of: release.resolved.commit, path: path),
-              let bytes = try context.repository.file(at: path + "/Package.swift", in: release.resolved.commit) else {
-            throw ToolError("\(release.tag) has no package at '\(component.path)': the component was moved since. "
-                + "Pin a release made after the move.", status: .usage)
+            let bytes = try context.repository.file(at: path + "/Package.swift", in: release.resolved.commit)
+        else {
+            throw ToolError(
+                "\(release.tag) has no package at '\(component.path)': the component was moved since. "
+                    + "Pin a release made after the move.", status: .usage)
         }
         let manifest: PackageManifest
         do {
@@ -78,7 +83,8 @@ public enum PinPlanner {
     public static func checkoutProblem(_ entry: PinLock.Entry, of name: String, root: URL, repository: GitRepository) throws -> String? {
         let pinFolder = PinLayout.pinFolder(ofCheckout: entry.checkout)
         guard let marker = PinCheckout.marker(ofPinFolder: pinFolder, root: root), marker.component == name, marker.tree == entry.tree,
-              let tree = GitOID(hex: entry.tree) else { return "missing" }
+            let tree = GitOID(hex: entry.tree)
+        else { return "missing" }
         let differences = try repository.differences(between: tree, and: root.appendingPathComponent(entry.checkout))
         guard !differences.isEmpty else { return nil }
         return "edited (" + differences.prefix(5).joined(separator: ", ") + (differences.count > 5 ? ", and \(differences.count - 5) more" : "") + ")"
@@ -89,9 +95,10 @@ public enum PinPlanner {
     public static func refuseIfDependedOn(_ component: Component, analysis: WorkspaceAnalysis) throws {
         let dependents = DependencyGraph(analysis: analysis).dependents(of: [component.name]).sorted()
         guard dependents.isEmpty else {
-            throw ToolError("Cannot pin '\(component.name)': \(dependents.joined(separator: ", ")) depend\(dependents.count == 1 ? "s" : "") on it. "
-                + "SwiftPM identifies a package by its folder name, so the integrated build would see two packages named "
-                + "'\(component.folderName)' and silently keep only one. Pin components nothing else depends on (business implementations).",
+            throw ToolError(
+                "Cannot pin '\(component.name)': \(dependents.joined(separator: ", ")) depend\(dependents.count == 1 ? "s" : "") on it. "
+                    + "SwiftPM identifies a package by its folder name, so the integrated build would see two packages named "
+                    + "'\(component.folderName)' and silently keep only one. Pin components nothing else depends on (business implementations).",
                 status: .usage)
         }
     }
@@ -106,10 +113,11 @@ public enum PinPlanner {
         var providedModules = Set(plan.manifest.targets.map(\.name))
         for dependency in plan.manifest.dependencies {
             guard let path = dependency.path else {
-                providedModules.formUnion(plan.manifest.targets.flatMap(\.dependencies).compactMap { reference in
-                    if case .product(let name, let package) = reference.reference, package.lowercased() == dependency.identity { return name }
-                    return nil
-                })
+                providedModules.formUnion(
+                    plan.manifest.targets.flatMap(\.dependencies).compactMap { reference in
+                        if case .product(let name, let package) = reference.reference, package.lowercased() == dependency.identity { return name }
+                        return nil
+                    })
                 continue
             }
             let resolved = URL(fileURLWithPath: path, relativeTo: workspace.folder(of: plan.component)).standardizedFileURL.path
@@ -122,7 +130,8 @@ public enum PinPlanner {
                 problems.append("\(tag) depends on '\(target.name)', which the current rules forbid: \(violation.message) [\(violation.rule)]")
             }
             if let then = oldVersions[target.name].flatMap(SemanticVersion.init), let now = target.version.flatMap(SemanticVersion.init),
-               !(now >= then && (then.major > 0 ? now.major == then.major : now.minor == then.minor)) {
+                !(now >= then && (then.major > 0 ? now.major == then.major : now.minor == then.minor))
+            {
                 problems.append("\(tag) was built against \(target.name) \(then); the workspace has \(now), which is not compatible")
             }
             let liveProducts = Set(analysis.packages[target.name]?.manifest?.products.map(\.name) ?? [])
@@ -142,11 +151,14 @@ public enum PinPlanner {
     /// The versions components.yaml gave every component at the release's commit.
     private static func versionsAtRelease(_ plan: PinPlan, _ context: VersionedWorkspace) throws -> [String: String] {
         guard let bytes = try context.repository.file(at: context.repositoryPath(WorkspaceLoader.fileName), in: plan.release.resolved.commit),
-              case .mapping(let top, _, _)? = try? YAMLLoader.load(bytes, path: WorkspaceLoader.fileName),
-              case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value else { return [:] }
+            case .mapping(let top, _, _)? = try? YAMLLoader.load(bytes, path: WorkspaceLoader.fileName),
+            case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value
+        else { return [:] }
         var versions: [String: String] = [:]
         for (key, value) in components {
-            guard case .mapping(let fields, _, _) = value, case .scalar(let version)? = fields.first(where: { $0.key.value == "version" })?.value else { continue }
+            guard case .mapping(let fields, _, _) = value, case .scalar(let version)? = fields.first(where: { $0.key.value == "version" })?.value else {
+                continue
+            }
             versions[key.value] = version.value
         }
         return versions
@@ -157,7 +169,8 @@ public enum PinPlanner {
         var found: [(String, String)] = []
         while let path = enumerator.nextObject() as? String {
             guard path.hasSuffix(".swift"), !path.hasSuffix("Package.swift"),
-                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+                let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path)
+            else { continue }
             for declaration in ImportScanner.imports(in: Array(data)) where !declaration.isGuardedByCanImport {
                 found.append((path, declaration.module))
             }

@@ -19,8 +19,9 @@ public enum PinService {
         defer { try? FileManager.default.removeItem(at: staged.deletingLastPathComponent()) }
         let problems = try PinPlanner.incompatibilities(plan, staged: staged, context: context, analysis: analysis)
         guard problems.isEmpty else {
-            throw ToolError("Cannot pin \(name) \(version); the live workspace no longer satisfies it:\n"
-                + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", status: .usage)
+            throw ToolError(
+                "Cannot pin \(name) \(version); the live workspace no longer satisfies it:\n"
+                    + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nNothing was changed.", status: .usage)
         }
         let summary = "\(name) \(version) (\(plan.release.tag), commit \(plan.release.resolved.commit.short)) at \(plan.checkout)"
         var lock = try PinLock.loadValidated(context.workspace)
@@ -79,20 +80,23 @@ public enum PinService {
             guard let pin = component.pin, let version = SemanticVersion(pin) else { continue }
             let tag = "\(component.name)@\(version)"
             guard let resolved = try context.repository.resolveTag(tag) else {
-                throw ToolError("'\(component.name)' is pinned at \(version), but this clone has no tag \(tag). "
-                    + context.fetchTagsAdvice + " Or unpin it: componentctl unpin \(component.name).", status: .environment)
+                throw ToolError(
+                    "'\(component.name)' is pinned at \(version), but this clone has no tag \(tag). "
+                        + context.fetchTagsAdvice + " Or unpin it: componentctl unpin \(component.name).", status: .environment)
             }
             var entry: PinLock.Entry
             if let locked = lock.pins[component.name], locked.version == version.description {
                 guard locked.commit == resolved.commit.hex else {
                     if let commit = GitOID(hex: locked.commit), !context.repository.containsCommit(commit) {
-                        throw ToolError("components.lock: the entry for '\(component.name)' names the commit \(commit.short), which this repository "
-                            + "does not have: the entry was edited, or comes from another repository. Restore the file (git checkout -- components.lock), "
-                            + "or remove the entry and run 'componentctl sync'. Nothing was changed.", status: .usage)
+                        throw ToolError(
+                            "components.lock: the entry for '\(component.name)' names the commit \(commit.short), which this repository "
+                                + "does not have: the entry was edited, or comes from another repository. Restore the file (git checkout -- components.lock), "
+                                + "or remove the entry and run 'componentctl sync'. Nothing was changed.", status: .usage)
                     }
-                    throw ToolError("Tag \(tag) now points at \(resolved.commit.short), but components.lock pinned \(String(locked.commit.prefix(10))): "
-                        + "the tag was moved. Check it with 'git show \(tag)'; if the move is intended, run "
-                        + "'componentctl unpin \(component.name) && componentctl pin \(component.name) \(version)'.", status: .environment)
+                    throw ToolError(
+                        "Tag \(tag) now points at \(resolved.commit.short), but components.lock pinned \(String(locked.commit.prefix(10))): "
+                            + "the tag was moved. Check it with 'git show \(tag)'; if the move is intended, run "
+                            + "'componentctl unpin \(component.name) && componentctl pin \(component.name) \(version)'.", status: .environment)
                 }
                 entry = locked
             } else {
@@ -118,8 +122,9 @@ public enum PinService {
                 changes.append("remove the stale checkout \(stale)")
                 transaction.remove(pinFolder: stale)
             } else {
-                warnings.append("warning: '\(stale)' is named like a pinned checkout, but componentctl did not make it "
-                    + "(no \(PinCheckout.markerName) marker), so it is left alone. Rename it if it is yours.\n")
+                warnings.append(
+                    "warning: '\(stale)' is named like a pinned checkout, but componentctl did not make it "
+                        + "(no \(PinCheckout.markerName) marker), so it is left alone. Rename it if it is yours.\n")
             }
         }
         if newLock != lock {
@@ -135,8 +140,9 @@ public enum PinService {
         let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {
             guard !changes.isEmpty else { return CommandResult(output: "In sync: \(pins).\n", errors: warnings.joined()) }
-            return CommandResult(output: "Out of date; run 'componentctl sync' to:\n" + changes.map { "  - \($0)\n" }.joined(),
-                                 errors: warnings.joined(), status: .findings)
+            return CommandResult(
+                output: "Out of date; run 'componentctl sync' to:\n" + changes.map { "  - \($0)\n" }.joined(),
+                errors: warnings.joined(), status: .findings)
         }
         guard !transaction.isEmpty else { return CommandResult(output: "Already in sync: \(pins).\n", errors: warnings.joined()) }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
@@ -149,8 +155,9 @@ public enum PinService {
             throw ToolError("The workspace has no integrated Package.swift at \(url.path).", status: .usage)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ToolError("\(url.path) is not UTF-8 text, so componentctl cannot rewrite its generated block. Restore it (git checkout -- Package.swift).",
-                            status: .usage)
+            throw ToolError(
+                "\(url.path) is not UTF-8 text, so componentctl cannot rewrite its generated block. Restore it (git checkout -- Package.swift).",
+                status: .usage)
         }
         return Array(try RootManifest.regenerate(text, workspace: workspace, checkouts: lock.pins.mapValues(\.checkout)).utf8)
     }

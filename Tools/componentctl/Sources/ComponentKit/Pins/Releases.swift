@@ -55,8 +55,9 @@ public struct VersionedWorkspace {
                 return nil
             }
             guard let resolved = try? repository.resolveTag(tag) else {
-                warnings.append("warning: skipped the tag '\(tag)': it names a \(repository.kindOfTagTarget(tag) ?? "missing object"), not a commit. "
-                    + "Inspect it with 'git cat-file -p \(tag)'; delete it with 'git tag -d \(tag)' if it is a mistake.\n")
+                warnings.append(
+                    "warning: skipped the tag '\(tag)': it names a \(repository.kindOfTagTarget(tag) ?? "missing object"), not a commit. "
+                        + "Inspect it with 'git cat-file -p \(tag)'; delete it with 'git tag -d \(tag)' if it is a mistake.\n")
                 return nil
             }
             return Release(version: version, tag: tag, resolved: resolved)
@@ -128,36 +129,42 @@ public enum ReleaseService {
         let version = try VersionedWorkspace.version(text)
         let releases = try context.releases(of: component)
         if let same = releases.first(where: { $0.version == version }) {
-            throw ToolError("'\(name)' \(version) is released already (tag \(same.tag) on \(same.resolved.commit.short)); "
-                + "release a greater version than \(releases[0].version).", status: .usage)
+            throw ToolError(
+                "'\(name)' \(version) is released already (tag \(same.tag) on \(same.resolved.commit.short)); "
+                    + "release a greater version than \(releases[0].version).", status: .usage)
         }
         if let last = releases.first, version < last.version {
             throw ToolError("Version \(version) of '\(name)' must be greater than its last release, \(last.version).", status: .usage)
         }
         if let recorded = component.version.flatMap(SemanticVersion.init), version < recorded {
-            throw ToolError("components.yaml records version \(recorded) of '\(name)', its last release; \(version) is lower. "
-                + "Release a greater version. \(context.fetchTagsAdvice)", status: .usage)
+            throw ToolError(
+                "components.yaml records version \(recorded) of '\(name)', its last release; \(version) is lower. "
+                    + "Release a greater version. \(context.fetchTagsAdvice)", status: .usage)
         }
         let tag = "\(name)@\(version)"
         if let kind = context.repository.kindOfTagTarget(tag) {
-            throw ToolError("The tag \(tag) exists already and names a \(kind), so it is no release. Inspect it with 'git cat-file -p \(tag)'; "
-                + "if it is a mistake, delete it (git tag -d \(tag)) and release again.", status: .usage)
+            throw ToolError(
+                "The tag \(tag) exists already and names a \(kind), so it is no release. Inspect it with 'git cat-file -p \(tag)'; "
+                    + "if it is a mistake, delete it (git tag -d \(tag)) and release again.", status: .usage)
         }
         guard !context.repository.isShallow else {
-            throw ToolError("This is a shallow clone, so it may lack releases of '\(name)' and the history a release is checked against. "
-                + "Fetch them first: git fetch --tags --unshallow.", status: .environment)
+            throw ToolError(
+                "This is a shallow clone, so it may lack releases of '\(name)' and the history a release is checked against. "
+                    + "Fetch them first: git fetch --tags --unshallow.", status: .environment)
         }
         let path = context.repositoryPath(of: component)
         let manifestURL = try AtomicFile.resolved(context.workspace.root.appendingPathComponent(WorkspaceLoader.fileName))
         guard let manifestPath = context.repository.relativePath(of: manifestURL) else {
-            throw ToolError("components.yaml is a link to '\(manifestURL.path)', outside the repository. A release commits the new version line "
-                + "and tags that commit, so the file it changes must be in the repository: link to a file inside it, or release from a "
-                + "workspace whose components.yaml is in it.", status: .usage)
+            throw ToolError(
+                "components.yaml is a link to '\(manifestURL.path)', outside the repository. A release commits the new version line "
+                    + "and tags that commit, so the file it changes must be in the repository: link to a file inside it, or release from a "
+                    + "workspace whose components.yaml is in it.", status: .usage)
         }
         let changed = try context.repository.changedFiles(under: path) + context.repository.changedFiles(under: manifestPath)
         guard changed.isEmpty else {
-            throw ToolError("'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
-                + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), status: .environment)
+            throw ToolError(
+                "'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
+                    + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), status: .environment)
         }
         let head = try context.repository.headReference()
         guard try context.repository.tree(of: head.commit, path: path) != nil else {
@@ -171,11 +178,13 @@ public enum ReleaseService {
         transaction.createTag(tag, commit: commit, message: summary)
         transaction.write(WorkspaceLoader.fileName, yaml)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)
-        let released = "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) in components.yaml, "
+        let released =
+            "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) in components.yaml, "
             + "and tagged it \(tag)."
         guard head.name.hasPrefix("refs/heads/") else {
-            return CommandResult(output: released + " HEAD is detached, so that commit is on no branch: put it on one (git switch -c NAME), "
-                + "then share both: git push origin NAME \(tag)\n")
+            return CommandResult(
+                output: released + " HEAD is detached, so that commit is on no branch: put it on one (git switch -c NAME), "
+                    + "then share both: git push origin NAME \(tag)\n")
         }
         return CommandResult(output: released + " Share both: git push origin \(head.name.dropFirst("refs/heads/".count)) \(tag)\n")
     }

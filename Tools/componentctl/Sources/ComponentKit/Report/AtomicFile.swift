@@ -29,7 +29,8 @@ public enum AtomicFile {
         var current = url
         for _ in 0..<40 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return current }
-            current = destination.hasPrefix("/")
+            current =
+                destination.hasPrefix("/")
                 ? URL(fileURLWithPath: destination)
                 : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
         }
@@ -65,7 +66,8 @@ public enum AtomicFile {
     }
 
     private static func failure(_ url: URL, _ reason: String) -> ToolError {
-        ToolError("Cannot write '\(url.path)': \(reason). Make sure its folder is writable and the disk has room, then run the command again.",
-                  status: .environment)
+        ToolError(
+            "Cannot write '\(url.path)': \(reason). Make sure its folder is writable and the disk has room, then run the command again.",
+            status: .environment)
     }
 }

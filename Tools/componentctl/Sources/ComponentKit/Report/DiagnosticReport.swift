@@ -53,9 +53,10 @@ public struct DiagnosticReport: Sendable {
         if diagnostics.isEmpty && baselineProblems.isEmpty {
             lines.append("check-layers: clean (\(scope))")
         } else {
-            lines.append("check-layers: \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")"
-                         + (baselineProblems.isEmpty ? "" : ", \(baselineProblems.count) stale baseline entr\(baselineProblems.count == 1 ? "y" : "ies")")
-                         + " (\(scope))")
+            lines.append(
+                "check-layers: \(errorCount) error\(errorCount == 1 ? "" : "s"), \(warningCount) warning\(warningCount == 1 ? "" : "s")"
+                    + (baselineProblems.isEmpty ? "" : ", \(baselineProblems.count) stale baseline entr\(baselineProblems.count == 1 ? "y" : "ies")")
+                    + " (\(scope))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -66,8 +67,9 @@ public struct DiagnosticReport: Sendable {
             var baselineProblems: [String]
             var summary: [String: Int]
         }
-        let output = Output(findings: diagnostics, baselineProblems: baselineProblems,
-                            summary: ["errors": errorCount, "warnings": warningCount, "components": componentCount, "files": fileCount])
+        let output = Output(
+            findings: diagnostics, baselineProblems: baselineProblems,
+            summary: ["errors": errorCount, "warnings": warningCount, "components": componentCount, "files": fileCount])
         return try JSONOutput.string(output)
     }
 

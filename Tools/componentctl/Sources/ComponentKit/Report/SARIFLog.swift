@@ -77,9 +77,12 @@ struct SARIFLog {
                 ruleId: diagnostic.rule, ruleIndex: ruleIDs.firstIndex(of: diagnostic.rule) ?? 0,
                 level: diagnostic.severity == .error ? "error" : "warning",
                 message: Message(text: diagnostic.message + (diagnostic.fix.map { ". Fix: \($0)" } ?? "")),
-                locations: [Location(physicalLocation: PhysicalLocation(
-                    artifactLocation: ArtifactLocation(uri: diagnostic.path),
-                    region: Region(startLine: diagnostic.line, startColumn: diagnostic.column)))],
+                locations: [
+                    Location(
+                        physicalLocation: PhysicalLocation(
+                            artifactLocation: ArtifactLocation(uri: diagnostic.path),
+                            region: Region(startLine: diagnostic.line, startColumn: diagnostic.column)))
+                ],
                 partialFingerprints: ["componentctl/v1": diagnostic.fingerprint])
         }
         return try JSONOutput.string(Log(runs: [Run(tool: Tool(driver: Driver(rules: rules)), results: results)]))

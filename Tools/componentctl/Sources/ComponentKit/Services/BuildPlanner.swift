@@ -33,7 +33,8 @@ public struct BuildSelection: Sendable, Equatable {
 public enum BuildPlanner {
     /// The jobs `selection` means in `workspace`; `integrated` says whether the App's job is among them
     /// (its pinned checkouts must be in place before it runs).
-    public static func plan(_ selection: BuildSelection, in workspace: Workspace, service: BuildService) throws -> (jobs: [BuildService.Job], integrated: Bool) {
+    public static func plan(_ selection: BuildSelection, in workspace: Workspace, service: BuildService) throws -> (jobs: [BuildService.Job], integrated: Bool)
+    {
         if let base = selection.affectedBase {
             let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: selection.head, uncommitted: false)
             let names = Set(rows.map(\.name))
@@ -44,10 +45,13 @@ public enum BuildPlanner {
         if selection.mode == .integrated || (selection.components.isEmpty && !selection.all) {
             return ([service.integratedJob()], true)
         }
-        let chosen = try selection.all ? workspace.components : selection.components.map { name in
-            guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
-            return component
-        }
+        let chosen =
+            try selection.all
+            ? workspace.components
+            : selection.components.map { name in
+                guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
+                return component
+            }
         return (chosen.map(service.standaloneJob), false)
     }
 

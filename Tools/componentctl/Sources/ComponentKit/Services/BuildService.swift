@@ -58,7 +58,9 @@ public struct BuildService {
 
     /// The job that builds the integrated App, or runs the root package's tests.
     public func integratedJob() -> Job {
-        Job(name: "app (integrated)", path: ".", arguments: action == .build ? ["build", "--product", "App", "-c", configuration] : ["test", "-c", configuration])
+        Job(
+            name: "app (integrated)", path: ".",
+            arguments: action == .build ? ["build", "--product", "App", "-c", configuration] : ["test", "-c", configuration])
     }
 
     /// Runs `jobs` one after another (builds on two cores do not gain from running side by side),
@@ -72,8 +74,9 @@ public struct BuildService {
             progress.started(job, step: action.rawValue, number: index + 1, of: jobs.count)
             let start = Date()
             let succeeded = try execute(job, log: log)
-            let outcome = Outcome(job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start),
-                                  log: String(log.path.dropFirst(root.path.count + 1)))
+            let outcome = Outcome(
+                job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start),
+                log: String(log.path.dropFirst(root.path.count + 1)))
             progress.finished(outcome, number: index + 1, of: jobs.count)
             outcomes.append(outcome)
         }
@@ -111,9 +114,11 @@ public struct BuildService {
     }
 
     static func summary(_ outcomes: [Outcome], action: Action) -> CommandResult {
-        let rows = [["COMPONENT", "RESULT", "TIME"]] + outcomes.map {
-            [$0.job.name, $0.succeeded ? "ok" : "FAILED", String(format: "%.1fs", $0.seconds)]
-        }
+        let rows =
+            [["COMPONENT", "RESULT", "TIME"]]
+            + outcomes.map {
+                [$0.job.name, $0.succeeded ? "ok" : "FAILED", String(format: "%.1fs", $0.seconds)]
+            }
         var text = TextTable.render(rows)
         let failed = outcomes.filter { !$0.succeeded }
         guard !failed.isEmpty else {

@@ -49,10 +49,12 @@ public enum CheckLayersService {
         } else if options.updateBaseline {
             throw ToolError("--update-baseline needs --baseline FILE", status: .usage)
         }
-        let report = DiagnosticReport(diagnostics: findings, baselineProblems: staleProblems,
-                                      componentCount: workspace.components.count, fileCount: analysis.fileCount)
+        let report = DiagnosticReport(
+            diagnostics: findings, baselineProblems: staleProblems,
+            componentCount: workspace.components.count, fileCount: analysis.fileCount)
         let failed = report.errorCount > 0 || !staleProblems.isEmpty
-        return CommandResult(output: try report.render(options.format),
-                             errors: messages.map { $0 + "\n" }.joined(), status: failed ? .findings : .ok)
+        return CommandResult(
+            output: try report.render(options.format),
+            errors: messages.map { $0 + "\n" }.joined(), status: failed ? .findings : .ok)
     }
 }

@@ -29,7 +29,8 @@ public enum ListService {
     /// The rows of `analysis`, in components.yaml order.
     public static func rows(_ analysis: WorkspaceAnalysis) -> [Row] {
         analysis.workspace.components.map { component in
-            Row(name: component.name, layer: component.layer, kind: component.kind.rawValue, path: component.path,
+            Row(
+                name: component.name, layer: component.layer, kind: component.kind.rawValue, path: component.path,
                 version: component.version, pin: component.pin, modules: analysis.packages[component.name]?.modules ?? [])
         }
     }

@@ -28,8 +28,10 @@ public enum ScaffoldService {
             kind: .implementation, interface: withInterface ? kebabCase(name + "Interface") : nil, files: [:])
         var packages = [implementation]
         if withInterface {
-            packages.append(Package(name: kebabCase(name + "Interface"), folder: folder(for: layer, kind: .interface, name: name + "Interface", in: workspace),
-                                    layer: layer, kind: .interface, interface: nil, files: [:]))
+            packages.append(
+                Package(
+                    name: kebabCase(name + "Interface"), folder: folder(for: layer, kind: .interface, name: name + "Interface", in: workspace),
+                    layer: layer, kind: .interface, interface: nil, files: [:]))
         }
         try refuseCollisions(packages, workspace: workspace)
         let router = workspace.component(named: "router")
@@ -40,8 +42,9 @@ public enum ScaffoldService {
         let templates = Templates(name: name, scheme: workspace.scheme)
         if isTop, let router, let screens {
             let interfaceFolder = packages[1].folder
-            packages[0].files = templates.business(router: relative(router.path, from: packages[0].folder), screens: relative(screens.path, from: packages[0].folder),
-                                                   interface: relative(interfaceFolder, from: packages[0].folder))
+            packages[0].files = templates.business(
+                router: relative(router.path, from: packages[0].folder), screens: relative(screens.path, from: packages[0].folder),
+                interface: relative(interfaceFolder, from: packages[0].folder))
             packages[1].files = templates.interface(router: relative(router.path, from: interfaceFolder))
         } else {
             packages[0].files = templates.plain(layer: layer)
@@ -78,7 +81,8 @@ public enum ScaffoldService {
     private static func folder(for layer: String, kind: ComponentKind, name: String, in workspace: Workspace) -> String {
         let parents = workspace.components.filter { $0.layer == layer && $0.kind == kind }.map { ($0.path as NSString).deletingLastPathComponent }
         let counts = Dictionary(parents.map { ($0, 1) }, uniquingKeysWith: +)
-        let parent = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        let parent =
+            counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
             ?? (kind == .interface ? "Packages/Interfaces" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
         return parent + "/" + name
     }
@@ -87,8 +91,9 @@ public enum ScaffoldService {
         for package in packages {
             let folderName = (package.folder as NSString).lastPathComponent.lowercased()
             if let other = workspace.components.first(where: { $0.name == package.name || $0.folderName.lowercased() == folderName }) {
-                throw ToolError("'\(package.name)' collides with the existing component '\(other.name)' (\(other.path)); "
-                    + "SwiftPM identifies packages by folder name, case-insensitively. Choose another name.", status: .usage)
+                throw ToolError(
+                    "'\(package.name)' collides with the existing component '\(other.name)' (\(other.path)); "
+                        + "SwiftPM identifies packages by folder name, case-insensitively. Choose another name.", status: .usage)
             }
             if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(package.folder).path) {
                 throw ToolError("'\(package.folder)' exists already; choose another name or remove it.", status: .usage)
@@ -106,9 +111,10 @@ public enum ScaffoldService {
     /// components.yaml with the new entries after the last component, indented like the others.
     private static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
         guard case .mapping(let top, _, _) = workspace.document,
-              case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
-              let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
-              case .scalar(let lastValue)? = fields.last?.value else {
+            case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
+            let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
+            case .scalar(let lastValue)? = fields.last?.value
+        else {
             throw ToolError("components.yaml's components are not a block mapping of block mappings; add the entries by hand.", status: .usage)
         }
         let bytes = workspace.fileBytes
@@ -134,7 +140,8 @@ public enum ScaffoldService {
     private static func wiringManifest(_ workspace: Workspace, package: Package, module: String) throws -> [UInt8] {
         let url = workspace.root.appendingPathComponent("Package.swift")
         guard var text = try? String(contentsOf: url, encoding: .utf8), let begin = text.range(of: RootManifest.begin),
-              let end = text.range(of: RootManifest.end, range: begin.upperBound..<text.endIndex) else {
+            let end = text.range(of: RootManifest.end, range: begin.upperBound..<text.endIndex)
+        else {
             throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
         }
         var block = String(text[begin.upperBound..<end.lowerBound])
@@ -148,19 +155,27 @@ public enum ScaffoldService {
     private static func wiringBootstrap(_ workspace: Workspace, module: String) throws -> [UInt8]? {
         let url = workspace.root.appendingPathComponent(bootstrapPath)
         guard var text = try? String(contentsOf: url, encoding: .utf8),
-              let imports = text.range(of: "// END componentctl: imports"), let modules = text.range(of: "// BEGIN componentctl: modules"),
-              let end = text.range(of: "// END componentctl: modules", range: modules.upperBound..<text.endIndex) else { return nil }
+            let imports = text.range(of: "// END componentctl: imports"), let modules = text.range(of: "// BEGIN componentctl: modules"),
+            let end = text.range(of: "// END componentctl: modules", range: modules.upperBound..<text.endIndex)
+        else { return nil }
         let block = try inserting("    \(module)Module(),\n", intoArray: "generatedModules", of: String(text[modules.upperBound..<end.lowerBound]))
         text.replaceSubrange(modules.upperBound..<end.lowerBound, with: block)
         text.insert(contentsOf: "import \(module)\n", at: imports.lowerBound)
         return Array(text.utf8)
     }
 
+    /// `block` with `line` appended to the array `let name … = [ … ]`; an empty `[]` (as swift-format writes
+    /// it) is opened up first.
     private static func inserting(_ line: String, intoArray name: String, of block: String) throws -> String {
-        guard let declaration = block.range(of: "let \(name)"), let close = block.range(of: "\n]", range: declaration.upperBound..<block.endIndex) else {
+        var result = block
+        if let declaration = result.range(of: "let \(name)"), let end = result[declaration.upperBound...].firstIndex(of: "\n"),
+            let empty = result.range(of: "= []", range: declaration.upperBound..<end)
+        {
+            result.replaceSubrange(empty, with: "= [\n]")
+        }
+        guard let declaration = result.range(of: "let \(name)"), let close = result.range(of: "\n]", range: declaration.upperBound..<result.endIndex) else {
             throw ToolError("The generated block has no '\(name)' list to add to.", status: .usage)
         }
-        var result = block
         result.insert(contentsOf: line, at: result.index(after: close.lowerBound))
         return result
     }

@@ -9,222 +9,262 @@ struct Templates {
     func business(router: String, screens: String, interface: String) -> [String: String] {
         [
             "Package.swift": """
-                // swift-tools-version: 6.0
-                import PackageDescription
+            // swift-tools-version: 6.0
+            import PackageDescription
 
-                let package = Package(
-                    name: "\(name)",
-                    products: [
-                        .library(name: "\(name)", targets: ["\(name)"]),
-                        .executable(name: "\(name)Demo", targets: ["\(name)Demo"]),
-                    ],
-                    dependencies: [
-                        .package(path: "\(interface)"),
-                        .package(path: "\(router)"),
-                        .package(path: "\(screens)"),
-                    ],
-                    targets: [
-                        .target(name: "\(name)", dependencies: ["\(name)Interface", "Router", "ScreenKit"]),
-                        .executableTarget(name: "\(name)Demo", dependencies: ["\(name)", "Router", "ScreenKit"]),
-                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)", "\(name)Interface", "Router", "ScreenKit"]),
-                    ]
-                )
+            let package = Package(
+                name: "\(name)",
+                products: [
+                    .library(name: "\(name)", targets: ["\(name)"]),
+                    .executable(name: "\(name)Demo", targets: ["\(name)Demo"]),
+                ],
+                dependencies: [
+                    .package(path: "\(interface)"),
+                    .package(path: "\(router)"),
+                    .package(path: "\(screens)"),
+                ],
+                targets: [
+                    .target(name: "\(name)", dependencies: ["\(name)Interface", "Router", "ScreenKit"]),
+                    .executableTarget(name: "\(name)Demo", dependencies: ["\(name)", "Router", "ScreenKit"]),
+                    .testTarget(name: "\(name)Tests", dependencies: ["\(name)", "\(name)Interface", "Router", "ScreenKit"]),
+                ]
+            )
 
-                // `public import` marks what a module's API exposes; every other import stays internal.
-                for target in package.targets {
-                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
-                }
+            // `public import` marks what a module's API exposes; every other import stays internal.
+            for target in package.targets {
+                target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+            }
 
-                """,
+            """,
             "Sources/\(name)/\(name)Module.swift": """
-                public import Router
-                import ScreenKit
-                import \(name)Interface
+            public import Router
+            import ScreenKit
+            import \(name)Interface
 
-                /// The \(name) component: registers its routes, services and subscriptions ("who provides, maintains").
-                public struct \(name)Module: AppModule {
-                    public let name = "\(component)"
+            /// The \(name) component: registers its routes, services and subscriptions ("who provides, maintains").
+            public struct \(name)Module: AppModule {
+                public let name = "\(component)"
 
-                    /// Creates the module.
-                    public init() {}
+                /// Creates the module.
+                public init() {}
 
-                    public func register(in context: ModuleContext) throws {
-                        try context.router.register(\(name)Route.Home.self, owner: name) { _, _ in
-                            Screen(title: "\(name)", elements: [.text("\(name) is ready for its first feature.")])
-                        }
+                public func register(in context: ModuleContext) throws {
+                    let service = Live\(name)Service()
+                    try context.services.register((any \(name)Service).self, owner: name, instance: service)
+                    try context.router.register(\(name)Route.Home.self, owner: name) { _, _ in
+                        Screen(title: "\(name)", elements: [.text(try await service.summary())])
                     }
                 }
+            }
 
-                """,
+            /// What the component provides to others through ``\(name)Service``.
+            struct Live\(name)Service: \(name)Service {
+                func summary() async throws -> String { "\(name) is ready for its first feature." }
+            }
+
+            """,
             "Sources/\(name)Demo/main.swift": """
-                // Runs the \(name) component alone, with stand-ins for what it does not own.
-                import Router
-                import ScreenKit
-                import \(name)
+            // Runs the \(name) component alone, with stand-ins for what it does not own.
+            import Router
+            import ScreenKit
+            import \(name)
 
-                let router = Router()
-                router.setFallback { request in Screen(title: "Not in this demo", elements: [.text("\\(request.url) belongs to another component.")]) }
-                try \(name)Module().register(in: ModuleContext(router: router))
-                let arguments = CommandLine.arguments.dropFirst()
-                for url in arguments.isEmpty ? ["\(scheme)://\(host)"] : Array(arguments) {
-                    print("> \\(url)")
-                    print(TextRenderer(showsURLs: true).render(try await router.open(url, as: Screen.self)))
-                }
+            let router = Router()
+            router.setFallback { request in Screen(title: "Not in this demo", elements: [.text("\\(request.url) belongs to another component.")]) }
+            try \(name)Module().register(in: ModuleContext(router: router))
+            let arguments = CommandLine.arguments.dropFirst()
+            for url in arguments.isEmpty ? ["\(scheme)://\(host)"] : Array(arguments) {
+                print("> \\(url)")
+                print(TextRenderer(showsURLs: true).render(try await router.open(url, as: Screen.self)))
+            }
 
-                """,
+            """,
             "Tests/\(name)Tests/\(name)Tests.swift": """
-                import Router
-                import ScreenKit
-                import Testing
-                import \(name)
-                import \(name)Interface
+            import Router
+            import ScreenKit
+            import Testing
+            import \(name)
+            import \(name)Interface
 
-                @Suite struct \(name)Tests {
-                    @Test func registersItsHomeRoute() async throws {
-                        let router = Router()
-                        try \(name)Module().register(in: ModuleContext(router: router))
-                        #expect(router.routes.map(\\.owner) == ["\(component)"])
-                        let screen = try await router.open(try \(name)Route.Home().url(), as: Screen.self)
-                        #expect(screen.title == "\(name)")
-                    }
+            @Suite struct \(name)Tests {
+                @Test func registersItsHomeRouteAndService() async throws {
+                    let router = Router()
+                    try \(name)Module().register(in: ModuleContext(router: router))
+                    #expect(router.routes.map(\\.owner) == ["\(component)"])
+                    let screen = try await router.open(try \(name)Route.Home().url(), as: Screen.self)
+                    #expect(screen.title == "\(name)")
+                    #expect(try await router.services.resolve((any \(name)Service).self).summary().contains("\(name)"))
                 }
+            }
 
-                """,
+            """,
             "README.md": """
-                # \(name) (business)
+            # \(name) (business)
 
-                **Responsibility:** describe what \(name) does for the user.
-                **Boundaries:** reaches other features only through their interfaces and the router.
+            **Responsibility:** describe what \(name) does for the user.
+            **Boundaries:** reaches other features only through their interfaces and the router.
 
-                ## Public API
-                `\(name)Module`.
+            ## Public API
+            `\(name)Module`.
 
-                ## Routes it owns
-                `\(scheme)://\(host)`.
+            ## Routes it owns
+            `\(scheme)://\(host)`.
 
-                ## Demo
-                `swift run --package-path <this folder> \(name)Demo [URL...]`
+            ## Demo
+            `swift run --package-path <this folder> \(name)Demo [URL...]`
 
-                """,
+            """,
         ]
     }
 
     func interface(router: String) -> [String: String] {
         [
             "Package.swift": """
-                // swift-tools-version: 6.0
-                import PackageDescription
+            // swift-tools-version: 6.0
+            import PackageDescription
 
-                let package = Package(
-                    name: "\(name)Interface",
-                    products: [
-                        .library(name: "\(name)Interface", targets: ["\(name)Interface"]),
-                    ],
-                    dependencies: [
-                        .package(path: "\(router)"),
-                    ],
-                    targets: [
-                        .target(name: "\(name)Interface", dependencies: ["Router"]),
-                        .testTarget(name: "\(name)InterfaceTests", dependencies: ["\(name)Interface"]),
-                    ]
-                )
+            let package = Package(
+                name: "\(name)Interface",
+                products: [
+                    .library(name: "\(name)Interface", targets: ["\(name)Interface"]),
+                    // Fakes and previews for tests and demos of the components that use \(name)Interface (never for the App).
+                    .library(name: "\(name)InterfaceTestSupport", targets: ["\(name)InterfaceTestSupport"]),
+                ],
+                dependencies: [.package(path: "\(router)")],
+                targets: [
+                    .target(name: "\(name)Interface", dependencies: ["Router"]),
+                    .target(name: "\(name)InterfaceTestSupport", dependencies: ["\(name)Interface"]),
+                    .testTarget(name: "\(name)InterfaceTests", dependencies: ["\(name)Interface", "\(name)InterfaceTestSupport"]),
+                ]
+            )
 
-                // `public import` marks what a module's API exposes; every other import stays internal.
-                for target in package.targets {
-                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
-                }
+            // `public import` marks what a module's API exposes; every other import stays internal.
+            for target in package.targets {
+                target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+            }
 
-                """,
+            """,
             "Sources/\(name)Interface/\(name)Routes.swift": """
-                public import Router
+            public import Router
 
-                /// The routes the \(name) component owns.
-                public enum \(name)Route {
-                    /// \(name)'s first screen.
-                    public struct Home: Route, Equatable {
-                        public static let pattern: RoutePattern = "\(scheme)://\(host)"
-                        /// Creates the route.
-                        public init() {}
-                    }
+            /// The routes the \(name) component owns.
+            public enum \(name)Route {
+                /// \(name)'s first screen.
+                public struct Home: Route, Equatable {
+                    public static let pattern: RoutePattern = "\(scheme)://\(host)"
+                    /// Creates the route.
+                    public init() {}
+                }
+            }
+
+            """,
+            "Sources/\(name)Interface/\(name)Service.swift": """
+            /// What other components may ask \(name). The \(name) component provides it; `async throws`, because
+            /// in a real app it talks to a backend.
+            public protocol \(name)Service: Sendable {
+                /// One line about \(name)'s state, for other components' screens.
+                func summary() async throws -> String
+            }
+
+            """,
+            "Sources/\(name)InterfaceTestSupport/Stub\(name)Service.swift": """
+            public import \(name)Interface
+
+            /// A ``\(name)Service`` that answers what a test sets, for tests and demos of the components that use it.
+            public struct Stub\(name)Service: \(name)Service {
+                /// What ``summary()`` returns.
+                public var summaryText: String
+
+                /// A stub answering `summary`.
+                public init(summary: String = "\(name) preview") {
+                    summaryText = summary
                 }
 
-                """,
+                public func summary() async throws -> String { summaryText }
+            }
+
+            """,
             "Tests/\(name)InterfaceTests/\(name)RouteTests.swift": """
-                import Testing
-                import \(name)Interface
+            import Testing
+            import \(name)Interface
+            import \(name)InterfaceTestSupport
 
-                @Suite struct \(name)RouteTests {
-                    @Test func homeRouteBuildsItsURL() throws {
-                        #expect(try \(name)Route.Home().url() == "\(scheme)://\(host)")
-                    }
+            @Suite struct \(name)RouteTests {
+                @Test func homeRouteBuildsItsURL() throws {
+                    #expect(try \(name)Route.Home().url() == "\(scheme)://\(host)")
                 }
 
-                """,
+                @Test func theStubAnswersWhatItIsGiven() async throws {
+                    #expect(try await Stub\(name)Service(summary: "3 items").summary() == "3 items")
+                }
+            }
+
+            """,
             "README.md": """
-                # \(name)Interface (business interface)
+            # \(name)Interface (business interface)
 
-                **Responsibility:** what others may know of \(name): its routes, protocols and value types. Declarations only.
-                **Boundaries:** depends on Router.
+            **Responsibility:** what others may know of \(name): its routes, protocols and value types. Declarations only.
+            **Boundaries:** depends on Router.
 
-                ## Public API
-                - `\(name)Route.Home` (`\(scheme)://\(host)`).
+            ## Public API
+            - `\(name)Route.Home` (`\(scheme)://\(host)`).
+            - `\(name)Service`, provided by \(name).
+            - `\(name)InterfaceTestSupport`: `Stub\(name)Service`, for tests and demos only (check-layers refuses it in a library).
 
-                """,
+            """,
         ]
     }
 
     func plain(layer: String) -> [String: String] {
         [
             "Package.swift": """
-                // swift-tools-version: 6.0
-                import PackageDescription
+            // swift-tools-version: 6.0
+            import PackageDescription
 
-                let package = Package(
-                    name: "\(name)",
-                    products: [
-                        .library(name: "\(name)", targets: ["\(name)"]),
-                    ],
-                    targets: [
-                        .target(name: "\(name)"),
-                        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
-                    ]
-                )
+            let package = Package(
+                name: "\(name)",
+                products: [.library(name: "\(name)", targets: ["\(name)"])],
+                targets: [
+                    .target(name: "\(name)"),
+                    .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
+                ]
+            )
 
-                // `public import` marks what a module's API exposes; every other import stays internal.
-                for target in package.targets {
-                    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
-                }
+            // `public import` marks what a module's API exposes; every other import stays internal.
+            for target in package.targets {
+                target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+            }
 
-                """,
+            """,
             "Sources/\(name)/\(name).swift": """
-                /// The \(name) service.
-                public struct \(name): Sendable {
-                    /// Creates the service.
-                    public init() {}
-                }
+            /// The \(name) service.
+            public struct \(name): Sendable {
+                /// Creates the service.
+                public init() {}
+            }
 
-                """,
+            """,
             "Tests/\(name)Tests/\(name)Tests.swift": """
-                import Testing
-                import \(name)
+            import Testing
+            import \(name)
 
-                @Suite struct \(name)Tests {
-                    @Test func exists() {
-                        _ = \(name)()
-                    }
+            @Suite struct \(name)Tests {
+                @Test func exists() {
+                    _ = \(name)()
                 }
+            }
 
-                """,
+            """,
             "README.md": """
-                # \(name) (\(layer))
+            # \(name) (\(layer))
 
-                **Responsibility:** describe what \(name) provides.
-                **Boundaries:** depends only on lower layers.
+            **Responsibility:** describe what \(name) provides.
+            **Boundaries:** depends only on lower layers.
 
-                ## Public API
-                `\(name)`.
+            ## Public API
+            `\(name)`.
 
-                """,
+            """,
         ]
     }
 

@@ -23,8 +23,9 @@ public enum StatusService {
             let path = context.repositoryPath(of: component)
             let last = try context.releases(of: component).first
             let commits = try repository.commitCount(touching: path, from: head, notReachableFrom: last?.resolved.commit)
-            return Row(name: component.name, layer: component.layer, version: component.version, pin: component.pin,
-                       released: last?.version.description, commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count)
+            return Row(
+                name: component.name, layer: component.layer, version: component.version, pin: component.pin,
+                released: last?.version.description, commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count)
         }
     }
 
@@ -32,11 +33,15 @@ public enum StatusService {
     /// under the table explains it once, as `versions` does.
     public static func render(_ rows: [Row], json: Bool) throws -> String {
         if json { return try JSONOutput.string(rows) }
-        let table = [["NAME", "LAYER", "VERSION", "PIN", "SINCE RELEASE", "LOCAL CHANGES"]] + rows.map { row in
-            [row.name, row.layer, row.released == nil ? (row.version ?? "-") + " (no release)" : row.version ?? "-", row.pin ?? "-",
-             row.released == nil ? "never released" : "\(row.commitsSinceRelease) commit\(row.commitsSinceRelease == 1 ? "" : "s")",
-             row.changedFiles == 0 ? "clean" : "\(row.changedFiles) file\(row.changedFiles == 1 ? "" : "s")"]
-        }
+        let table =
+            [["NAME", "LAYER", "VERSION", "PIN", "SINCE RELEASE", "LOCAL CHANGES"]]
+            + rows.map { row in
+                [
+                    row.name, row.layer, row.released == nil ? (row.version ?? "-") + " (no release)" : row.version ?? "-", row.pin ?? "-",
+                    row.released == nil ? "never released" : "\(row.commitsSinceRelease) commit\(row.commitsSinceRelease == 1 ? "" : "s")",
+                    row.changedFiles == 0 ? "clean" : "\(row.changedFiles) file\(row.changedFiles == 1 ? "" : "s")",
+                ]
+            }
         let unreleased = rows.filter { $0.released == nil }.count
         guard unreleased > 0 else { return TextTable.render(table) }
         return TextTable.render(table) + "\n\(unreleased) of \(rows.count) components have no release tag in this clone: the version "

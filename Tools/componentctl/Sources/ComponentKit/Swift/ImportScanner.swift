@@ -91,7 +91,7 @@ public enum ImportScanner {
                 guard let name = stream.next() else { break }
                 guard name.isWord else { stream.pushBack(name); continue }
                 attributes.append(stream.lexer.text(name.range))
-                stream.skipArguments()  // as in @_spi(Internal)
+                stream.skipArguments() // as in @_spi(Internal)
             } else if token.isPlainWord, stream.lexer.token(token, is: "import"), !previousRulesOutImport {
                 if let declaration = readImport(&stream, attributes: attributes, accessLevel: accessLevel, conditions: conditions.map(\.branch)) {
                     result.append(declaration)
@@ -100,7 +100,7 @@ public enum ImportScanner {
                 accessLevel = nil
             } else if token.isPlainWord, accessLevels.contains(stream.lexer.text(token.range)) {
                 accessLevel = stream.lexer.text(token.range)
-                stream.skipArguments()  // private(set) and the like
+                stream.skipArguments() // private(set) and the like
             } else {
                 attributes = []
                 accessLevel = nil
@@ -110,12 +110,15 @@ public enum ImportScanner {
     }
 
     private static func routeDeclaration(_ string: SwiftToken, after recent: [SwiftToken], lexer: SwiftLexer) -> RouteDeclaration? {
-        let declared = recent.count == 4 && recent[0].isPlainWord && lexer.token(recent[0], is: "pattern") && recent[1].isPunctuation(":")
+        let declared =
+            recent.count == 4 && recent[0].isPlainWord && lexer.token(recent[0], is: "pattern") && recent[1].isPunctuation(":")
             && recent[2].isWord && lexer.token(recent[2], is: "RoutePattern") && recent[3].isPunctuation("=")
         let callee = recent.count >= 2 ? recent[recent.count - 2] : nil
-        let registered = recent.last?.isPunctuation("(") == true && callee.map {
-            $0.isWord && (lexer.token($0, is: "register") || lexer.token($0, is: "RouteRegistration"))
-        } == true
+        let registered =
+            recent.last?.isPunctuation("(") == true
+            && callee.map {
+                $0.isWord && (lexer.token($0, is: "register") || lexer.token($0, is: "RouteRegistration"))
+            } == true
         guard declared || registered, let value = lexer.stringValue(string), value.contains("://") else { return nil }
         return RouteDeclaration(pattern: value, line: string.line, column: lexer.column(of: string))
     }
@@ -131,7 +134,7 @@ public enum ImportScanner {
             name = after
         }
         guard name.isWord else {
-            stream.pushBack(name)  // `import:` as an argument label, or not an import at all
+            stream.pushBack(name) // `import:` as an argument label, or not an import at all
             return nil
         }
         var path = [stream.lexer.text(name.range).trimmingCharacters(in: ["`"])]

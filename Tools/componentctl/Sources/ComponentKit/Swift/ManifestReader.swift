@@ -169,7 +169,7 @@ public enum ManifestReader {
                 }
                 let before = position
                 var value = parseExpression()
-                if current?.isPunctuation(":") == true {  // a dictionary entry: skip its value
+                if current?.isPunctuation(":") == true { // a dictionary entry: skip its value
                     position += 1
                     _ = parseExpression()
                     value = .other
@@ -250,14 +250,16 @@ public enum ManifestReader {
 
         private func product(_ value: Value) -> ProductDeclaration? {
             guard case .call(let kind, _, _) = resolved(value), kind == "library" || kind == "executable",
-                  let name = resolved(value).argument("name")?.string else { return nil }
+                let name = resolved(value).argument("name")?.string
+            else { return nil }
             return ProductDeclaration(name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string))
         }
 
         private func target(_ value: Value) -> TargetDeclaration? {
             let value = resolved(value)
             guard case .call(let kindName, _, let location) = value, let kind = TargetDeclaration.Kind(rawValue: kindName),
-                  let name = value.argument("name")?.string else { return nil }
+                let name = value.argument("name")?.string
+            else { return nil }
             let dependencies = elements(value.argument("dependencies")).compactMap(targetDependency)
             return TargetDeclaration(name: name, kind: kind, path: value.argument("path")?.string, dependencies: dependencies, location: location)
         }

@@ -70,7 +70,9 @@ public struct SwiftLexer {
         case UInt8(ascii: "#"):
             kind = lexPound()
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            while index < bytes.count, Self.isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ".") && index + 1 < bytes.count && Self.isDigit(bytes[index + 1]) {
+            while index < bytes.count,
+                Self.isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ".") && index + 1 < bytes.count && Self.isDigit(bytes[index + 1])
+            {
                 index += 1
             }
             kind = .number
@@ -193,7 +195,8 @@ public struct SwiftLexer {
                 }
             } else if byte == UInt8(ascii: "\"") {
                 if multiLine {
-                    if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), bytes[index + 2] == UInt8(ascii: "\""), hasHashes(hashes, at: index + 3) {
+                    if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\""), bytes[index + 2] == UInt8(ascii: "\""), hasHashes(hashes, at: index + 3)
+                    {
                         index += 3 + hashes
                         return interpolated
                     }
@@ -205,7 +208,7 @@ public struct SwiftLexer {
                     index += 1
                 }
             } else if byte == newline && !multiLine {
-                return interpolated  // unterminated: stop at the line's end, as the compiler does
+                return interpolated // unterminated: stop at the line's end, as the compiler does
             } else {
                 advanceCountingLines()
             }
@@ -269,9 +272,13 @@ public struct SwiftLexer {
         let conditionStart = index
         var conditionEnd = index
         while index < bytes.count, bytes[index] != newline {
-            if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*") { break }
+            if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*") {
+                break
+            }
             index += 1
-            if bytes[index - 1] != UInt8(ascii: " ") && bytes[index - 1] != UInt8(ascii: "\t") && bytes[index - 1] != UInt8(ascii: "\r") { conditionEnd = index }
+            if bytes[index - 1] != UInt8(ascii: " ") && bytes[index - 1] != UInt8(ascii: "\t") && bytes[index - 1] != UInt8(ascii: "\r") {
+                conditionEnd = index
+            }
         }
         var trimmedStart = conditionStart
         while trimmedStart < conditionEnd, bytes[trimmedStart] == UInt8(ascii: " ") || bytes[trimmedStart] == UInt8(ascii: "\t") { trimmedStart += 1 }

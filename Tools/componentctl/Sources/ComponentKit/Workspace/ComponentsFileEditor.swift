@@ -56,10 +56,45 @@ public enum ComponentsFileEditor {
         return bytes
     }
 
+    /// `bytes` (components.yaml as `workspace` read it, or with later entries already removed) without
+    /// the entry of `component`: its lines, from its key to the end of its last value's line.
+    public static func removingComponent(_ component: String, from bytes: [UInt8], in workspace: Workspace) throws -> [UInt8] {
+        guard case .mapping(let top, _, _) = workspace.document,
+            case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value
+        else {
+            throw refusal("its components are not a block mapping; remove '\(component)' by hand")
+        }
+        guard let entry = components.first(where: { $0.key.value == component }) else { throw workspace.unknownComponent(component) }
+        var result = bytes
+        let start = bytes[..<entry.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let last = end(of: entry.value, in: bytes)
+        let stop = bytes[last...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+        result.removeSubrange(start..<stop)
+        return result
+    }
+
+    /// The byte offset where `node` ends (a flow collection's closing bracket included).
+    private static func end(of node: YAMLNode, in bytes: [UInt8]) -> Int {
+        switch node {
+        case .scalar(let scalar):
+            return scalar.end.offset
+        case .mapping(let entries, let start, let flow):
+            return closing(flow ? UInt8(ascii: "}") : nil, after: entries.last.map { end(of: $0.value, in: bytes) } ?? start.offset, in: bytes)
+        case .sequence(let items, let start, let flow):
+            return closing(flow ? UInt8(ascii: "]") : nil, after: items.last.map { end(of: $0, in: bytes) } ?? start.offset, in: bytes)
+        }
+    }
+
+    private static func closing(_ bracket: UInt8?, after offset: Int, in bytes: [UInt8]) -> Int {
+        guard let bracket else { return offset }
+        return bytes[offset...].firstIndex(of: bracket).map { $0 + 1 } ?? offset
+    }
+
     private static func fields(of component: String, in workspace: Workspace) throws -> ([(key: YAMLScalar, value: YAMLNode)], Bool) {
         guard case .mapping(let top, _, _) = workspace.document,
-              case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value,
-              case .mapping(let entries, _, let flow)? = components.first(where: { $0.key.value == component })?.value else {
+            case .mapping(let components, _, _)? = top.first(where: { $0.key.value == "components" })?.value,
+            case .mapping(let entries, _, let flow)? = components.first(where: { $0.key.value == component })?.value
+        else {
             throw workspace.unknownComponent(component)
         }
         return (entries, flow)

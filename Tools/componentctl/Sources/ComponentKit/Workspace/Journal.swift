@@ -58,8 +58,9 @@ struct Journal: Codable {
         do {
             return try JSONDecoder().decode(Journal.self, from: data)
         } catch {
-            throw ToolError("\(url(root: root).path) cannot be read (\(JSONOutput.summary(of: error))): it records how to undo an interrupted "
-                + "change. Check components.yaml, components.lock and Package.swift with 'git status', then delete the file.", status: .environment)
+            throw ToolError(
+                "\(url(root: root).path) cannot be read (\(JSONOutput.summary(of: error))): it records how to undo an interrupted "
+                    + "change. Check components.yaml, components.lock and Package.swift with 'git status', then delete the file.", status: .environment)
         }
     }
 
@@ -80,7 +81,11 @@ struct Journal: Codable {
     func gitWrites(_ repository: GitRepository) -> (needed: [String], others: [String]) {
         var needed: [String] = [], others: [String] = []
         if let advance {
-            if repository.referenceTarget(advance.reference) == GitOID(hex: advance.to) { needed.append(advance.reference) } else { others.append(advance.reference) }
+            if repository.referenceTarget(advance.reference) == GitOID(hex: advance.to) {
+                needed.append(advance.reference)
+            } else {
+                others.append(advance.reference)
+            }
             needed.append("index")
         }
         if let tag {
@@ -148,8 +153,9 @@ public final class WorkspaceLock {
             opened = open(path, O_RDWR | O_CREAT, 0o644)
         }
         guard opened >= 0 else {
-            throw ToolError("Cannot write in the workspace: componentctl keeps its lock and journal in \(folder.path), and "
-                + "\(String(cString: strerror(errno))). Make the workspace writable and run the command again. Nothing was changed.", status: .environment)
+            throw ToolError(
+                "Cannot write in the workspace: componentctl keeps its lock and journal in \(folder.path), and "
+                    + "\(String(cString: strerror(errno))). Make the workspace writable and run the command again. Nothing was changed.", status: .environment)
         }
         descriptor = opened
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

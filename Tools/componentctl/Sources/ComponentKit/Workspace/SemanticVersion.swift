@@ -22,7 +22,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         if let dash = rest.firstIndex(of: "-") {
             let identifiers = rest[rest.index(after: dash)...].split(separator: ".", omittingEmptySubsequences: false)
             guard !identifiers.isEmpty, identifiers.allSatisfy(Self.isIdentifier),
-                  identifiers.allSatisfy({ !Self.isNumeric($0) || $0 == "0" || !$0.hasPrefix("0") }) else { return nil }
+                identifiers.allSatisfy({ !Self.isNumeric($0) || $0 == "0" || !$0.hasPrefix("0") })
+            else { return nil }
             prerelease = identifiers.map(String.init)
             rest = rest[..<dash]
         } else {
@@ -30,7 +31,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         }
         let numbers = rest.split(separator: ".", omittingEmptySubsequences: false)
         guard numbers.count == 3, numbers.allSatisfy({ Self.isNumeric($0) && ($0 == "0" || !$0.hasPrefix("0")) }),
-              let major = Int(numbers[0]), let minor = Int(numbers[1]), let patch = Int(numbers[2]) else { return nil }
+            let major = Int(numbers[0]), let minor = Int(numbers[1]), let patch = Int(numbers[2])
+        else { return nil }
         self.major = major
         self.minor = minor
         self.patch = patch

@@ -42,7 +42,8 @@ public struct WorkspaceLoader {
         }
         var schema = SchemaReader(root: root)
         guard let document, let workspace = schema.read(document, bytes: bytes), schema.diagnostics.isEmpty else {
-            let diagnostics = schema.diagnostics.isEmpty
+            let diagnostics =
+                schema.diagnostics.isEmpty
                 ? [Diagnostic(path: fileName, line: 1, column: 1, message: "the file is empty", fix: "start from the sketch in README.md", rule: "config")]
                 : schema.diagnostics
             throw WorkspaceError.invalid(diagnostics.sorted())
@@ -65,7 +66,8 @@ private struct SchemaReader {
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
         }
         guard let layersNode = top["layers"] ?? missing("layers", at: document.start, example: "layers: [business, core, foundation]"),
-              let layers = stringList(layersNode, "layers"), !layers.isEmpty else { return nil }
+            let layers = stringList(layersNode, "layers"), !layers.isEmpty
+        else { return nil }
         for (index, layer) in layers.enumerated() where layers[..<index].contains(layer) {
             error(at: layersNode.start, "layer '\(layer)' is listed twice", fix: "list each layer once, top to bottom")
         }
@@ -89,7 +91,8 @@ private struct SchemaReader {
             }
         }
         guard let componentsNode = top["components"] ?? missing("components", at: document.start, example: "components:\n  user:\n    path: ..."),
-              let componentMap = mapping(componentsNode, "components", keys: nil) else { return nil }
+            let componentMap = mapping(componentsNode, "components", keys: nil)
+        else { return nil }
         var components: [Component] = []
         for (key, value) in componentMap.scalarEntries {
             if let component = readComponent(key, value, layers: layers) { components.append(component) }
@@ -106,16 +109,19 @@ private struct SchemaReader {
         let allowed: Set<String> = ["path", "layer", "kind", "interface", "version", "pin"]
         guard let map = mapping(node, "component '\(name)'", keys: allowed) else { return nil }
         guard let pathNode = map["path"] ?? missing("path", at: key.start, example: "path: Packages/Business/\(name)"),
-              let path = string(pathNode, "\(name).path"),
-              let layerNode = map["layer"] ?? missing("layer", at: key.start, example: "layer: \(layers[0])"),
-              let layer = string(layerNode, "\(name).layer") else { return nil }
+            let path = string(pathNode, "\(name).path"),
+            let layerNode = map["layer"] ?? missing("layer", at: key.start, example: "layer: \(layers[0])"),
+            let layer = string(layerNode, "\(name).layer")
+        else { return nil }
         if !layers.contains(layer) {
             let suggestion = Suggestion.closest(to: layer, in: layers).map { "use '\($0)'" } ?? "use one of \(layers.joined(separator: ", "))"
             error(at: layerNode.start, "unknown layer '\(layer)' for component '\(name)'", fix: suggestion)
         }
         var kind = ComponentKind.implementation
         if let kindNode = map["kind"], let text = string(kindNode, "\(name).kind") {
-            if let parsed = ComponentKind(rawValue: text) { kind = parsed } else {
+            if let parsed = ComponentKind(rawValue: text) {
+                kind = parsed
+            } else {
                 error(at: kindNode.start, "unknown kind '\(text)' for component '\(name)'", fix: "use implementation or interface")
             }
         }
@@ -125,8 +131,9 @@ private struct SchemaReader {
         checkFolder(path, of: name, at: pathNode.start)
         let expected = kebabCase((path as NSString).lastPathComponent)
         if name != expected {
-            error(at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
-                  fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
+            error(
+                at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
+                fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
         }
         return Component(name: name, path: path, layer: layer, kind: kind, interface: interface, version: version, pin: pin, location: key.start)
     }
@@ -140,8 +147,9 @@ private struct SchemaReader {
         for part in path.split(separator: "/") {
             current.appendPathComponent(String(part))
             if let type = try? FileManager.default.attributesOfItem(atPath: current.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
-                error(at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.path.dropFirst(root.path.count + 1))'",
-                      fix: "point at the real folder: SwiftPM names a package by the link's name, not its target's")
+                error(
+                    at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.path.dropFirst(root.path.count + 1))'",
+                    fix: "point at the real folder: SwiftPM names a package by the link's name, not its target's")
                 return
             }
         }
@@ -161,13 +169,17 @@ private struct SchemaReader {
         for component in components {
             let folder = component.folderName.lowercased()
             if let other = byFolder[folder] {
-                error(at: component.location, "folder '\(component.folderName)' of '\(component.name)' has the same name as folder '\(other.folderName)' of '\(other.name)'",
-                      fix: "rename one folder: SwiftPM identifies a package by its folder name, case-insensitively")
+                error(
+                    at: component.location,
+                    "folder '\(component.folderName)' of '\(component.name)' has the same name as folder '\(other.folderName)' of '\(other.name)'",
+                    fix: "rename one folder: SwiftPM identifies a package by its folder name, case-insensitively")
             }
             byFolder[folder] = byFolder[folder] ?? component
             if folder == checkout {
-                error(at: component.location, "component '\(component.name)' has the name of the workspace folder '\(root.lastPathComponent)', the root package's identity",
-                      fix: "rename the component or clone the workspace into another folder")
+                error(
+                    at: component.location,
+                    "component '\(component.name)' has the name of the workspace folder '\(root.lastPathComponent)', the root package's identity",
+                    fix: "rename the component or clone the workspace into another folder")
             }
         }
         let byName = Dictionary(components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -175,12 +187,15 @@ private struct SchemaReader {
             guard let interface = component.interface else { continue }
             var location: SourceLocation { componentMap.scalarEntries.first { $0.0.value == component.name }?.1.start ?? component.location }
             guard let target = byName[interface] else {
-                let hint = Suggestion.closest(to: interface, in: Array(byName.keys)).map { "did you mean '\($0)'?" } ?? "add the interface component or remove the key"
+                let hint =
+                    Suggestion.closest(to: interface, in: Array(byName.keys)).map { "did you mean '\($0)'?" } ?? "add the interface component or remove the key"
                 error(at: location, "interface '\(interface)' of '\(component.name)' is not a component", fix: hint)
                 continue
             }
             if target.kind != .interface {
-                error(at: location, "'\(interface)', named as the interface of '\(component.name)', is not of kind interface", fix: "add 'kind: interface' to '\(interface)'")
+                error(
+                    at: location, "'\(interface)', named as the interface of '\(component.name)', is not of kind interface",
+                    fix: "add 'kind: interface' to '\(interface)'")
             }
         }
     }
@@ -201,8 +216,9 @@ private struct SchemaReader {
                 return nil
             }
             if component.layer != parts[0] {
-                error(at: location, "rules.allow entry '\(text)' puts '\(component.name)' in layer '\(parts[0])', but it is in '\(component.layer)'",
-                      fix: "write '\(component.layer)/\(component.name)'")
+                error(
+                    at: location, "rules.allow entry '\(text)' puts '\(component.name)' in layer '\(parts[0])', but it is in '\(component.layer)'",
+                    fix: "write '\(component.layer)/\(component.name)'")
                 return nil
             }
             names.append(component.name)
@@ -225,7 +241,8 @@ private struct SchemaReader {
         }
         if let keys {
             for (key, _) in entries where !keys.contains(key.value) {
-                let hint = Suggestion.closest(to: key.value, in: keys.sorted()).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: key.value, in: keys.sorted()).map { "did you mean '\($0)'?" }
                     ?? "allowed keys: \(keys.sorted().joined(separator: ", "))"
                 error(at: key.start, "unknown key '\(key.value)' in \(what)", fix: hint)
             }

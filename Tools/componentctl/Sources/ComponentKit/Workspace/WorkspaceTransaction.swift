@@ -15,6 +15,8 @@ public struct WorkspaceTransaction {
     private var writes: [(path: String, bytes: [UInt8])] = []
     private var additions: [(staged: URL, path: String)] = []
     private var removals: [String] = []
+    /// Removed folders that are no pin checkout: the caller vouched that git can give them back.
+    private var verifiedRemovals: Set<String> = []
     private var tag: Journal.Tag?
     private var advance: Journal.Advance?
 
@@ -35,6 +37,12 @@ public struct WorkspaceTransaction {
 
     /// Removes the pin folder at `path`, relative to the root; the commit refuses unless componentctl made it.
     public mutating func remove(pinFolder path: String) { removals.append(path) }
+
+    /// Removes a component's folder, which the caller found committed and unchanged (`componentctl remove`).
+    public mutating func remove(committedFolder path: String) {
+        removals.append(path)
+        verifiedRemovals.insert(path)
+    }
 
     /// Creates an annotated tag as part of the change (deleted again on rollback).
     public mutating func createTag(_ name: String, commit: GitOID, message: String) {
@@ -57,10 +65,11 @@ public struct WorkspaceTransaction {
     /// Applies the change; on any failure rolls back what was applied and says so.
     public func commit(repository: GitRepository?, faultPoint: (String) -> Void = { _ in }) throws {
         let manager = FileManager.default
-        for path in removals { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
+        for path in removals where !verifiedRemovals.contains(path) { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
         for addition in additions where FileStatus.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
-            throw ToolError("'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
-                + "Nothing was changed.", status: .usage)
+            throw ToolError(
+                "'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
+                    + "Nothing was changed.", status: .usage)
         }
         let state = Journal.state(root)
         let temporary = Journal.temporaryFolder(root)
@@ -118,8 +127,9 @@ public struct WorkspaceTransaction {
             do {
                 try journal.rollBack(root: root, repository: repository)
             } catch let rollback {
-                throw ToolError("\(ToolError.describe(error)) Rolling the change back failed too: \(ToolError.describe(rollback)) "
-                    + "What is needed to finish it is kept in \(Journal.folderName)/: fix the cause, then run any componentctl command.",
+                throw ToolError(
+                    "\(ToolError.describe(error)) Rolling the change back failed too: \(ToolError.describe(rollback)) "
+                        + "What is needed to finish it is kept in \(Journal.folderName)/: fix the cause, then run any componentctl command.",
                     status: .environment)
             }
             throw ToolError("\(ToolError.describe(error)) The change was rolled back; the workspace is as it was.", status: ExitStatus(of: error))
@@ -142,10 +152,11 @@ public struct WorkspaceTransaction {
         if let git {
             let locks = journal.gitWrites(git)
             if let blocking = locks.needed.lazy.compactMap({ git.staleLock(of: $0) }).first {
-                throw ToolError("An interrupted 'componentctl \(journal.summary)' left its change half-done. Undoing it means writing git's "
-                    + "\(blocking.deletingPathExtension().lastPathComponent), but the lock file '\(blocking.path)' is still there from the "
-                    + "interrupted write, so git refuses. If no git command is running, remove it: rm '\(blocking.path)'. "
-                    + "Then run componentctl again to finish the rollback.", status: .environment)
+                throw ToolError(
+                    "An interrupted 'componentctl \(journal.summary)' left its change half-done. Undoing it means writing git's "
+                        + "\(blocking.deletingPathExtension().lastPathComponent), but the lock file '\(blocking.path)' is still there from the "
+                        + "interrupted write, so git refuses. If no git command is running, remove it: rm '\(blocking.path)'. "
+                        + "Then run componentctl again to finish the rollback.", status: .environment)
             }
             for stale in locks.others.compactMap({ git.staleLock(of: $0) }) {
                 note += " The interrupted write left git's lock file '\(stale.path)'; if no git command is running, remove it: rm '\(stale.path)'."

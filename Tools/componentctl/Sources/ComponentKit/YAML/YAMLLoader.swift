@@ -62,7 +62,9 @@ private struct TreeBuilder {
                 return root
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
-                if documents > 1 { throw YAMLError(path: path, location: start, message: "only one YAML document is allowed; remove the '---' and what follows") }
+                if documents > 1 {
+                    throw YAMLError(path: path, location: start, message: "only one YAML document is allowed; remove the '---' and what follows")
+                }
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
                 let value = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
@@ -119,7 +121,8 @@ private struct TreeBuilder {
         let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
         let context = parser.context.map { String(cString: $0) + ": " } ?? ""
         // Reader errors (bad encoding) carry only a byte offset; the others a character mark.
-        let location = parser.error == YAML_READER_ERROR
+        let location =
+            parser.error == YAML_READER_ERROR
             ? positions.location(ofByte: parser.problem_offset)
             : positions.location(of: parser.problem_mark)
         return YAMLError(path: path, location: location, message: "invalid YAML: \(context)\(problem)")

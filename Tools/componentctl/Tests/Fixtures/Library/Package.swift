@@ -6,6 +6,10 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/Shelf"),
     .package(path: "Packages/Business/Reader"),
 ]
+let componentProducts: [Target.Dependency] = [
+    .product(name: "Shelf", package: "Shelf"),
+    .product(name: "Reader", package: "Reader"),
+]
 // END componentctl: components
 
 let package = Package(
@@ -13,7 +17,7 @@ let package = Package(
     products: [.executable(name: "App", targets: ["App"])],
     dependencies: componentPackages,
     targets: [
-        .executableTarget(name: "App", dependencies: ["Shelf", "Reader"], path: "App"),
-        .testTarget(name: "AppTests", dependencies: ["Shelf"]),
+        .executableTarget(name: "App", dependencies: componentProducts, path: "App"),
+        .testTarget(name: "AppTests", dependencies: [.product(name: "Shelf", package: "Shelf")]),
     ]
 )

@@ -17,6 +17,6 @@ let package = Package(
     targets: [
         .target(name: "Shelf", dependencies: ["ShelfInterface", "ReaderInterface", "Catalog", "Routing", "Kit"]),
         .executableTarget(name: "ShelfDemo", dependencies: ["Shelf", "Routing"]),
-        .testTarget(name: "ShelfTests", dependencies: ["Shelf"]),
+        .testTarget(name: "ShelfTests", dependencies: ["Shelf", .product(name: "ReaderInterfaceTestSupport", package: "ReaderInterface")]),
     ]
 )

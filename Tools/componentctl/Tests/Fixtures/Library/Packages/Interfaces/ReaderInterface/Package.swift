@@ -5,6 +5,7 @@ let package = Package(
     name: "ReaderInterface",
     products: [
         .library(name: "ReaderInterface", targets: ["ReaderInterface"]),
+        .library(name: "ReaderInterfaceTestSupport", targets: ["ReaderInterfaceTestSupport"]),
     ],
     dependencies: [
         .package(path: "../../Foundation/Routing"),
@@ -12,5 +13,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "ReaderInterface", dependencies: ["Routing", "Values"]),
+        .target(name: "ReaderInterfaceTestSupport", dependencies: ["ReaderInterface", "Values"]),
     ]
 )

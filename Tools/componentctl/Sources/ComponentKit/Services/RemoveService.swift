@@ -1,0 +1,174 @@
+import Foundation
+
+/// `componentctl remove`: takes components out of the workspace (their entries in components.yaml, their
+/// lines in the generated blocks of Package.swift and the App's Bootstrap, and their folders), refusing
+/// while anything else still uses them, and never deleting a file that git could not give back.
+public enum RemoveService {
+    /// Removes `names` together; `keepFiles` leaves their folders on disk, only unregistered.
+    public static func remove(_ context: VersionedWorkspace, names: [String], keepFiles: Bool, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult
+    {
+        let workspace = context.workspace
+        let removed = try names.map { name in
+            guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
+            if component.pin != nil {
+                throw ToolError("'\(name)' is pinned to \(component.pin ?? ""); run 'componentctl unpin \(name)' first.", status: .usage)
+            }
+            return component
+        }
+        let removedNames = Set(removed.map(\.name))
+        guard removedNames.count < workspace.components.count else {
+            throw ToolError("A workspace keeps at least one component; remove the others first.", status: .usage)
+        }
+        let analysis = WorkspaceAnalysis.analyze(workspace)
+        try refuseDependents(of: removed, in: analysis)
+        let modules = Set(removed.flatMap { analysis.packages[$0.name]?.modules ?? [] })
+        try refuseImports(of: modules, outside: removed, root: workspace.root)
+        if !keepFiles { try refuseUncommittedFiles(in: removed, context: context) }
+
+        var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
+        var bytes = workspace.fileBytes
+        for component in removed.sorted(by: { $0.location.offset > $1.location.offset }) {
+            bytes = try ComponentsFileEditor.removingComponent(component.name, from: bytes, in: workspace)
+        }
+        transaction.write(WorkspaceLoader.fileName, bytes)
+        var touched = ["components.yaml"]
+        if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
+            let edited = GeneratedBlocks.removingLines(from: manifest, between: RootManifest.begin, and: RootManifest.end) { line in
+                removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }
+            }
+            if edited != manifest {
+                transaction.write("Package.swift", Array(edited.utf8))
+                touched.append("Package.swift")
+            }
+        }
+        let bootstrapURL = workspace.root.appendingPathComponent(ScaffoldService.bootstrapPath)
+        if let bootstrap = try? String(contentsOf: bootstrapURL, encoding: .utf8) {
+            var edited = GeneratedBlocks.removingLines(from: bootstrap, between: "// BEGIN componentctl: imports", and: "// END componentctl: imports") {
+                line in
+                modules.contains(line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "import ", with: ""))
+            }
+            edited = GeneratedBlocks.removingLines(from: edited, between: "// BEGIN componentctl: modules", and: "// END componentctl: modules") { line in
+                modules.contains { line.trimmingCharacters(in: .whitespaces) == "\($0)Module()," }
+            }
+            if edited != bootstrap {
+                transaction.write(ScaffoldService.bootstrapPath, Array(edited.utf8))
+                touched.append(ScaffoldService.bootstrapPath)
+            }
+        }
+        if !keepFiles {
+            for component in removed where FileStatus.isRealFolder(workspace.root.appendingPathComponent(component.path)) {
+                transaction.remove(committedFolder: component.path)
+            }
+        }
+        try transaction.commit(repository: context.repository, faultPoint: faultPoint)
+
+        let list = removed.map(\.name).joined(separator: ", ")
+        let files =
+            keepFiles
+            ? " Their folders are still on disk: \(removed.map(\.path).joined(separator: ", "))."
+            : " Their folders are deleted; git has them: 'git checkout HEAD -- \(removed.map(\.path).joined(separator: " "))' brings them back before you commit."
+        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(files)\n")
+    }
+
+    /// Refuses when a component that stays depends on one that goes.
+    private static func refuseDependents(of removed: [Component], in analysis: WorkspaceAnalysis) throws {
+        let names = Set(removed.map(\.name))
+        for component in removed {
+            let users = analysis.packages.values.filter { !names.contains($0.component.name) && $0.edges.contains { $0.to == component.name } }
+                .map(\.component.name).sorted()
+            guard users.isEmpty else {
+                throw ToolError(
+                    "Cannot remove '\(component.name)': \(users.joined(separator: ", ")) \(users.count == 1 ? "depends" : "depend") on it. "
+                        + "Remove \(users.count == 1 ? "that dependency" : "those dependencies") first, or remove them together: "
+                        + "componentctl remove \((removed.map(\.name) + users).joined(separator: " ")).", status: .usage)
+            }
+        }
+    }
+
+    /// Refuses when a Swift file that stays imports a module that goes, except the App's generated imports
+    /// (removed with the component). Folders of their own workspace (a components.yaml inside) are skipped.
+    private static func refuseImports(of modules: Set<String>, outside removed: [Component], root: URL) throws {
+        let skipped = Set(removed.map(\.path))
+        var sites: [String] = []
+        for path in SwiftFiles.under(root, skipping: skipped) {
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
+            let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
+            let generated =
+                path == ScaffoldService.bootstrapPath
+                ? GeneratedBlocks.lineRange(
+                    in: String(decoding: data, as: UTF8.self),
+                    between: "// BEGIN componentctl: imports", and: "// END componentctl: imports") : nil
+            for declaration in imports where modules.contains(declaration.module) && generated?.contains(declaration.line) != true {
+                sites.append("\(path):\(declaration.line): import \(declaration.module)")
+            }
+        }
+        guard sites.isEmpty else {
+            let shown = sites.prefix(10).map { "  \($0)\n" }.joined() + (sites.count > 10 ? "  and \(sites.count - 10) more\n" : "")
+            throw ToolError(
+                "Cannot remove \(removed.map { "'\($0.name)'" }.joined(separator: ", ")): these files still import it:\n\(shown)"
+                    + "Take those uses out (for the App: the import and where its module is created), then run the command again.", status: .usage)
+        }
+    }
+
+    /// Refuses when a folder to delete holds anything git could not restore: changes, untracked or ignored
+    /// files (build folders excepted).
+    private static func refuseUncommittedFiles(in removed: [Component], context: VersionedWorkspace) throws {
+        let prefix = context.prefix.isEmpty ? "" : context.prefix + "/"
+        var files: [String] = []
+        for component in removed {
+            files += try context.repository.changedFiles(under: prefix + component.path, ignored: true).filter { path in
+                !path.split(separator: "/").contains { $0.hasPrefix(".build") || $0 == ".swiftpm" }
+            }
+        }
+        guard files.isEmpty else {
+            throw ToolError(
+                "Not removing: these files are not committed, and deleting them would lose them:\n"
+                    + files.prefix(10).map { "  \($0)\n" }.joined() + (files.count > 10 ? "  and \(files.count - 10) more\n" : "")
+                    + "Commit or move them, or keep the folders with --keep-files.", status: .usage)
+        }
+    }
+}
+
+/// Editing the `// BEGIN componentctl: …` / `// END componentctl: …` blocks of hand-written files.
+enum GeneratedBlocks {
+    /// `text` without the lines between `begin` and `end` for which `matches` holds.
+    static func removingLines(from text: String, between begin: String, and end: String, where matches: (String) -> Bool) -> String {
+        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return text }
+        let block = text[start.upperBound..<stop.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = block.enumerated().filter { index, line in index == 0 || index == block.count - 1 || !matches(String(line)) }.map(\.element)
+        return String(text[..<start.upperBound]) + kept.joined(separator: "\n") + String(text[stop.lowerBound...])
+    }
+
+    /// The 1-based lines strictly between `begin` and `end`, or nil when there is no such block.
+    static func lineRange(in text: String, between begin: String, and end: String) -> ClosedRange<Int>? {
+        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return nil }
+        let first = text[..<start.lowerBound].filter { $0 == "\n" }.count + 2
+        let last = text[..<stop.lowerBound].filter { $0 == "\n" }.count
+        return first <= last ? first...last : nil
+    }
+}
+
+/// The Swift files of a workspace.
+enum SwiftFiles {
+    /// Every `.swift` file under `root`, relative to it, outside hidden and build folders, the folders in
+    /// `skipping`, and nested workspaces (folders holding their own components.yaml).
+    static func under(_ root: URL, skipping: Set<String>) -> [String] {
+        var found: [String] = []
+        var queue = [""]
+        let manager = FileManager.default
+        while let folder = queue.popLast() {
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            guard let names = try? manager.contentsOfDirectory(atPath: url.path) else { continue }
+            if !folder.isEmpty, names.contains(WorkspaceLoader.fileName) { continue }
+            for name in names where !name.hasPrefix(".") {
+                let path = folder.isEmpty ? name : folder + "/" + name
+                if name.hasSuffix(".swift"), !FileStatus.isRealFolder(root.appendingPathComponent(path)) {
+                    found.append(path)
+                } else if !skipping.contains(path), FileStatus.isRealFolder(root.appendingPathComponent(path)) {
+                    queue.append(path)
+                }
+            }
+        }
+        return found.sorted()
+    }
+}
