@@ -17,8 +17,14 @@ import TestSupport
         #expect(try plan(BuildSelection()).jobs.map(\.name) == ["app (integrated)"])
         #expect(try plan(BuildSelection()).integrated)
         #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["feature", "base"])
+        // XCTest runs only for a component whose tests use it (else it just prints "Executed 0 tests").
+        #expect(
+            try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments)
+                == [["test", "--package-path", "Packages/Foundation/Base", "-c", "debug", "--disable-xctest"]])
+        try scratch.write("Packages/Foundation/Base/Tests/BaseTests/Old.swift", "import XCTest\n")
         #expect(
             try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments) == [["test", "--package-path", "Packages/Foundation/Base", "-c", "debug"]])
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Foundation/Base/Tests"))
         #expect(throws: WorkspaceError.unknownComponent("bse", suggestion: "base")) { try plan(BuildSelection(components: ["bse"])) }
 
         try scratch.write("Packages/Foundation/Base/Sources/Base/More.swift", "// more\n")

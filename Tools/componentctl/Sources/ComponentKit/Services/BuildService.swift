@@ -53,7 +53,18 @@ public struct BuildService {
     public func standaloneJob(_ component: Component) -> Job {
         var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration]
         if sharedScratch { arguments += ["--scratch-path", ".build/componentctl-shared"] }
+        // Without XCTest tests, XCTest would only print "Executed 0 tests" after Swift Testing's run.
+        if action == .test, !importsXCTest(testsOf: component) { arguments.append("--disable-xctest") }
         return Job(name: component.name, path: component.path, arguments: arguments)
+    }
+
+    /// Whether a Swift file under the component's `Tests/` imports XCTest.
+    private func importsXCTest(testsOf component: Component) -> Bool {
+        let tests = root.appendingPathComponent(component.path).appendingPathComponent("Tests")
+        return SwiftFiles.under(tests, skipping: []).contains { path in
+            guard let data = FileManager.default.contents(atPath: tests.appendingPathComponent(path).path) else { return false }
+            return data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }.contains { $0.module == "XCTest" }
+        }
     }
 
     /// The job that builds the integrated App, or runs the root package's tests.
