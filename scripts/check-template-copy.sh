@@ -19,15 +19,14 @@ git add -A && git commit -qm "the template as copied"
 swift build --package-path Tools/componentctl --product componentctl 2>&1 | tail -1
 tool=Tools/componentctl/.build/debug/componentctl
 "$tool" new Wishlist --layer business
+git add -A && git commit -qm "wishlist added"
 bootstrap=App/Shell/Bootstrap.swift
 removed=""
-for name in $("$tool" list --format json | python3 -c '
-import json, sys
-rows = json.load(sys.stdin)
-top = rows[0]["layer"] if rows else ""
-print(" ".join(r["name"] for r in reversed(rows) if r["layer"] == top and r["kind"] == "implementation" and r["name"] != "wishlist"))'); do
-  modules=$("$tool" list --format json | python3 -c "import json, sys; print(' '.join(next(r['modules'] for r in json.load(sys.stdin) if r['name'] == '$name')))")
-  for module in $modules; do  # what a team deletes by hand: the App's import of the module and where it creates it
+# The top layer's implementations, last first, with their modules (columns of `componentctl list`).
+candidates=$("$tool" list | awk 'NR == 2 { top = $2 } NR > 1 && $2 == top && $3 == "implementation" && $1 != "wishlist" { print $1 ":" $NF }' | tac)
+for candidate in $candidates; do
+  name=${candidate%%:*}
+  for module in $(echo "${candidate#*:}" | tr , " "); do  # what a team deletes by hand: the App's import of the module and where it creates it
     [ -f "$bootstrap" ] && sed -i "/^import $module\$/d; /^ *${module}Module(.*),\$/d" "$bootstrap"
   done
   if "$tool" remove "$name" 2>/dev/null; then removed=$name; break; fi
@@ -36,6 +35,6 @@ done
 if [ -z "$removed" ]; then
   echo "template-copy: no business component could be removed; only the added one is checked"
 fi
-git add -A && git commit -qm "a team's first change: wishlist added${removed:+, $removed removed}"
+git add -A && git commit -qm "a team's first change: ${removed:-nothing} removed" --allow-empty
 echo "template-copy: running make test in the copy (wishlist added${removed:+, $removed removed})"
 TEMPLATE_COPY_CHECK=0 make test
