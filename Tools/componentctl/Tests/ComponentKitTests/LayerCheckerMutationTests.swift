@@ -149,8 +149,19 @@ import TestSupport
         #expect(found.map(\.rule) == ["test-support-in-production"])
         #expect(found.first?.path == manifest)
         #expect(
-            found.first?.message == "library target 'Shelf' depends on the test-support module ReaderInterfaceTestSupport, "
-                + "which only test targets and demos may use")
+            found.first?.message == "target 'Shelf' depends on the test-support module ReaderInterfaceTestSupport, "
+                + "which only test targets and demos (`…Demo` executables) may use")
+    }
+
+    @Test func anExecutableThatIsNoDemoMayNotUseTestSupport() throws {
+        let scratch = try Scratch.fixture()
+        let manifest = "Packages/Business/Shelf/Package.swift"
+        try scratch.replace(
+            in: manifest, ".executableTarget(name: \"ShelfDemo\", dependencies: [\"Shelf\", \"Routing\"])",
+            with: ".executableTarget(name: \"ShelfDemo\", dependencies: [\"Shelf\", \"Routing\"]),\n        .executableTarget(name: \"ShelfServer\", "
+                + "dependencies: [.product(name: \"ReaderInterfaceTestSupport\", package: \"ReaderInterface\")])")
+        try scratch.write("Packages/Business/Shelf/Sources/ShelfServer/main.swift", "import ReaderInterfaceTestSupport\n")
+        #expect(try findings(scratch).map(\.rule) == ["test-support-in-production"])
     }
 
     @Test func rulesAreData() throws {

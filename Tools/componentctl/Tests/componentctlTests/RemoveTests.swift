@@ -53,15 +53,39 @@ import TestSupport
         #expect(try tool(scratch, "sync", "--check").status == 0)
     }
 
+    @Test func aNameGivenTwiceIsRemovedOnce() throws {
+        let scratch = try appWithoutReader()
+        let yaml = try scratch.read("components.yaml")
+        #expect(try tool(scratch, "remove", "reader", "reader").status == 0)
+        #expect(
+            try scratch.read("components.yaml")
+                == yaml.replacingOccurrences(
+                    of: "  reader:\n    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.0.0\n", with: ""))
+    }
+
+    @Test func theRootManifestOutsideItsBlockCountsAsAUse() throws {
+        let scratch = try appWithoutReader()
+        try scratch.replace(
+            in: "Package.swift", "[.product(name: \"Shelf\", package: \"Shelf\")]",
+            with: "[.product(name: \"Shelf\", package: \"Shelf\"), .product(name: \"Reader\", package: \"Reader\")]")
+        try scratch.git("commit", "-qam", "tests use the reader")
+        let refused = try tool(scratch, "remove", "reader")
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("the root package uses it outside its generated block:\n  Package.swift:"))
+        #expect(try scratch.git("status", "--porcelain").isEmpty)
+    }
+
     @Test func neverDeletesWhatGitCannotGiveBack() throws {
         let scratch = try appWithoutReader()
         try scratch.write("Packages/Business/Reader/NOTES.md", "mine\n")
+        try scratch.write("Packages/Business/Reader/.build-notes/n.txt", "mine too\n")
         try scratch.write("Packages/Business/Reader/.build/debug/x", "build output\n")
         let before = try scratch.listing()
         let refused = try tool(scratch, "remove", "reader")
         #expect(refused.status == 2)
         #expect(refused.error.contains("  Packages/Business/Reader/NOTES.md\n"))
-        #expect(!refused.error.contains(".build"))
+        #expect(refused.error.contains("  Packages/Business/Reader/.build-notes/"))
+        #expect(!refused.error.contains(".build/"))
         #expect(try scratch.listing() == before)
 
         let kept = try tool(scratch, "remove", "reader", "--keep-files")

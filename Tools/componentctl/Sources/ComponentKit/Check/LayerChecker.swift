@@ -105,14 +105,15 @@ public struct LayerChecker: Sendable {
         return findings
     }
 
-    /// A library target that depends on a test-support module (a module named `…TestSupport`: the fakes and
-    /// previews an interface ships) would put test doubles into the App; only tests, demos and other test
-    /// support may use them.
+    /// A target that depends on a test-support module (a module named `…TestSupport`: the fakes and previews
+    /// an interface ships) would put test doubles into a product; only test targets, demo executables
+    /// (`…Demo`) and other test support may use them.
     private func testSupportInProduction(_ target: TargetDeclaration, _ provided: Provided) -> String? {
-        guard target.kind == .regular, !Self.isTestSupport(target.name),
+        let isDemo = target.kind == .executable && target.name.hasSuffix("Demo")
+        guard target.kind != .test, !isDemo, !Self.isTestSupport(target.name),
             let module = provided.modules.sorted().first(where: Self.isTestSupport)
         else { return nil }
-        return "library target '\(target.name)' depends on the test-support module \(module), which only test targets and demos may use"
+        return "target '\(target.name)' depends on the test-support module \(module), which only test targets and demos (`…Demo` executables) may use"
     }
 
     /// Whether `module` is an interface's test support, by the naming convention `<Interface>TestSupport`.

@@ -8,6 +8,8 @@ public enum RemoveService {
     public static func remove(_ context: VersionedWorkspace, names: [String], keepFiles: Bool, faultPoint: (String) -> Void = { _ in }) throws -> CommandResult
     {
         let workspace = context.workspace
+        var seen = Set<String>()
+        let names = names.filter { seen.insert($0).inserted }
         let removed = try names.map { name in
             guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
             if component.pin != nil {
@@ -23,6 +25,7 @@ public enum RemoveService {
         try refuseDependents(of: removed, in: analysis)
         let modules = Set(removed.flatMap { analysis.packages[$0.name]?.modules ?? [] })
         try refuseImports(of: modules, outside: removed, root: workspace.root)
+        try refuseRootManifestUses(of: removed, root: workspace.root)
         if !keepFiles { try refuseUncommittedFiles(in: removed, context: context) }
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
@@ -110,14 +113,32 @@ public enum RemoveService {
         }
     }
 
+    /// Refuses when the root Package.swift names a component that goes outside its generated block (which
+    /// is edited with the component): the App would no longer build.
+    private static func refuseRootManifestUses(of removed: [Component], root: URL) throws {
+        guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return }
+        let generated = GeneratedBlocks.lineRange(in: text, between: RootManifest.begin, and: RootManifest.end)
+        var sites: [String] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where generated?.contains(index + 1) != true {
+            for component in removed where line.contains("package: \"\(component.folderName)\"") || line.contains("\"\(component.path)\"") {
+                sites.append("Package.swift:\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        guard sites.isEmpty else {
+            throw ToolError(
+                "Cannot remove \(removed.map { "'\($0.name)'" }.joined(separator: ", ")): the root package uses it outside its generated block:\n"
+                    + sites.map { "  \($0)\n" }.joined() + "Take those uses out, then run the command again.", status: .usage)
+        }
+    }
+
     /// Refuses when a folder to delete holds anything git could not restore: changes, untracked or ignored
-    /// files (build folders excepted).
+    /// files (`.build` folders excepted).
     private static func refuseUncommittedFiles(in removed: [Component], context: VersionedWorkspace) throws {
         let prefix = context.prefix.isEmpty ? "" : context.prefix + "/"
         var files: [String] = []
         for component in removed {
             files += try context.repository.changedFiles(under: prefix + component.path, ignored: true).filter { path in
-                !path.split(separator: "/").contains { $0.hasPrefix(".build") || $0 == ".swiftpm" }
+                !path.split(separator: "/").contains(".build")
             }
         }
         guard files.isEmpty else {
