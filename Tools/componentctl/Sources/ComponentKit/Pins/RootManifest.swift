@@ -8,16 +8,15 @@ public enum RootManifest {
 
     /// `text` with every `.package(path:)` in the block pointing where the pins say; throws when there is no block.
     public static func regenerate(_ text: String, workspace: Workspace, checkouts: [String: String]) throws -> String {
-        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else {
+        let index = ComponentPaths(workspace)
+        let regenerated = try GeneratedBlock.manifest.rewriting(text) { block in
+            try block.split(separator: "\n", omittingEmptySubsequences: false).map { try rewrite(String($0), index: index, checkouts: checkouts) }
+                .joined(separator: "\n")
+        }
+        guard let regenerated else {
             throw ToolError("Package.swift has no '\(begin)' ... '\(end)' block; add one around the component dependencies.", status: .usage)
         }
-        let block = text[start.upperBound..<stop.lowerBound]
-        let index = ComponentPaths(workspace)
-        var lines: [String] = []
-        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(try rewrite(String(line), index: index, checkouts: checkouts))
-        }
-        return String(text[..<start.upperBound]) + lines.joined(separator: "\n") + String(text[stop.lowerBound...])
+        return regenerated
     }
 
     private static func rewrite(_ line: String, index: ComponentPaths, checkouts: [String: String]) throws -> String {

@@ -36,7 +36,7 @@ public enum RemoveService {
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
         if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
-            let edited = GeneratedBlocks.removingLines(from: manifest, between: RootManifest.begin, and: RootManifest.end) { line in
+            let edited = GeneratedBlock.manifest.removingLines(from: manifest) { line in
                 removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }
             }
             if edited != manifest {
@@ -46,11 +46,11 @@ public enum RemoveService {
         }
         let bootstrapURL = workspace.root.appendingPathComponent(ScaffoldService.bootstrapPath)
         if let bootstrap = try? String(contentsOf: bootstrapURL, encoding: .utf8) {
-            var edited = GeneratedBlocks.removingLines(from: bootstrap, between: "// BEGIN componentctl: imports", and: "// END componentctl: imports") {
+            var edited = GeneratedBlock.bootstrapImports.removingLines(from: bootstrap) {
                 line in
                 modules.contains(line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "import ", with: ""))
             }
-            edited = GeneratedBlocks.removingLines(from: edited, between: "// BEGIN componentctl: modules", and: "// END componentctl: modules") { line in
+            edited = GeneratedBlock.bootstrapModules.removingLines(from: edited) { line in
                 modules.contains { line.trimmingCharacters(in: .whitespaces) == "\($0)Module()," }
             }
             if edited != bootstrap {
@@ -98,9 +98,7 @@ public enum RemoveService {
             let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
             let generated =
                 path == ScaffoldService.bootstrapPath
-                ? GeneratedBlocks.lineRange(
-                    in: String(decoding: data, as: UTF8.self),
-                    between: "// BEGIN componentctl: imports", and: "// END componentctl: imports") : nil
+                ? GeneratedBlock.bootstrapImports.lineNumbers(in: String(decoding: data, as: UTF8.self)) : nil
             for declaration in imports where modules.contains(declaration.module) && generated?.contains(declaration.line) != true {
                 sites.append("\(path):\(declaration.line): import \(declaration.module)")
             }
@@ -117,7 +115,7 @@ public enum RemoveService {
     /// is edited with the component): the App would no longer build.
     private static func refuseRootManifestUses(of removed: [Component], root: URL) throws {
         guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return }
-        let generated = GeneratedBlocks.lineRange(in: text, between: RootManifest.begin, and: RootManifest.end)
+        let generated = GeneratedBlock.manifest.lineNumbers(in: text)
         var sites: [String] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where generated?.contains(index + 1) != true {
             for component in removed where line.contains("package: \"\(component.folderName)\"") || line.contains("\"\(component.path)\"") {
@@ -147,49 +145,5 @@ public enum RemoveService {
                     + files.prefix(10).map { "  \($0)\n" }.joined() + (files.count > 10 ? "  and \(files.count - 10) more\n" : "")
                     + "Commit or move them, or keep the folders with --keep-files.", status: .usage)
         }
-    }
-}
-
-/// Editing the `// BEGIN componentctl: …` / `// END componentctl: …` blocks of hand-written files.
-enum GeneratedBlocks {
-    /// `text` without the lines between `begin` and `end` for which `matches` holds.
-    static func removingLines(from text: String, between begin: String, and end: String, where matches: (String) -> Bool) -> String {
-        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return text }
-        let block = text[start.upperBound..<stop.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-        let kept = block.enumerated().filter { index, line in index == 0 || index == block.count - 1 || !matches(String(line)) }.map(\.element)
-        return String(text[..<start.upperBound]) + kept.joined(separator: "\n") + String(text[stop.lowerBound...])
-    }
-
-    /// The 1-based lines strictly between `begin` and `end`, or nil when there is no such block.
-    static func lineRange(in text: String, between begin: String, and end: String) -> ClosedRange<Int>? {
-        guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return nil }
-        let first = text[..<start.lowerBound].filter { $0 == "\n" }.count + 2
-        let last = text[..<stop.lowerBound].filter { $0 == "\n" }.count
-        return first <= last ? first...last : nil
-    }
-}
-
-/// The Swift files of a workspace.
-enum SwiftFiles {
-    /// Every `.swift` file under `root`, relative to it, outside hidden and build folders, the folders in
-    /// `skipping`, and nested workspaces (folders holding their own components.yaml).
-    static func under(_ root: URL, skipping: Set<String>) -> [String] {
-        var found: [String] = []
-        var queue = [""]
-        let manager = FileManager.default
-        while let folder = queue.popLast() {
-            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
-            guard let names = try? manager.contentsOfDirectory(atPath: url.path) else { continue }
-            if !folder.isEmpty, names.contains(WorkspaceLoader.fileName) { continue }
-            for name in names where !name.hasPrefix(".") {
-                let path = folder.isEmpty ? name : folder + "/" + name
-                if name.hasSuffix(".swift"), !FileStatus.isRealFolder(root.appendingPathComponent(path)) {
-                    found.append(path)
-                } else if !skipping.contains(path), FileStatus.isRealFolder(root.appendingPathComponent(path)) {
-                    queue.append(path)
-                }
-            }
-        }
-        return found.sorted()
     }
 }

@@ -138,30 +138,25 @@ public enum ScaffoldService {
 
     /// Package.swift with the new business package and product added to its generated block.
     private static func wiringManifest(_ workspace: Workspace, package: Package, module: String) throws -> [UInt8] {
-        let url = workspace.root.appendingPathComponent("Package.swift")
-        guard var text = try? String(contentsOf: url, encoding: .utf8), let begin = text.range(of: RootManifest.begin),
-            let end = text.range(of: RootManifest.end, range: begin.upperBound..<text.endIndex)
-        else {
+        let text = (try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+        let wired = try GeneratedBlock.manifest.rewriting(text) { block in
+            let packages = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: block)
+            return try inserting("    .product(name: \"\(module)\", package: \"\(module)\"),\n", intoArray: "componentProducts", of: packages)
+        }
+        guard let wired else {
             throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
         }
-        var block = String(text[begin.upperBound..<end.lowerBound])
-        block = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: block)
-        block = try inserting("    .product(name: \"\(module)\", package: \"\(module)\"),\n", intoArray: "componentProducts", of: block)
-        text.replaceSubrange(begin.upperBound..<end.lowerBound, with: block)
-        return Array(text.utf8)
+        return Array(wired.utf8)
     }
 
-    /// Bootstrap.swift with the module imported and added to its generated module list, or nil when it has no such block.
+    /// Bootstrap.swift with the module imported and added to its generated module list, or nil when it has no such blocks.
     private static func wiringBootstrap(_ workspace: Workspace, module: String) throws -> [UInt8]? {
-        let url = workspace.root.appendingPathComponent(bootstrapPath)
-        guard var text = try? String(contentsOf: url, encoding: .utf8),
-            let imports = text.range(of: "// END componentctl: imports"), let modules = text.range(of: "// BEGIN componentctl: modules"),
-            let end = text.range(of: "// END componentctl: modules", range: modules.upperBound..<text.endIndex)
+        guard let text = try? String(contentsOf: workspace.root.appendingPathComponent(bootstrapPath), encoding: .utf8),
+            let listed = try GeneratedBlock.bootstrapModules.rewriting(
+                text, { try inserting("    \(module)Module(),\n", intoArray: "generatedModules", of: $0) }),
+            let imported = GeneratedBlock.bootstrapImports.rewriting(listed, { $0 + "import \(module)\n" })
         else { return nil }
-        let block = try inserting("    \(module)Module(),\n", intoArray: "generatedModules", of: String(text[modules.upperBound..<end.lowerBound]))
-        text.replaceSubrange(modules.upperBound..<end.lowerBound, with: block)
-        text.insert(contentsOf: "import \(module)\n", at: imports.lowerBound)
-        return Array(text.utf8)
+        return Array(imported.utf8)
     }
 
     /// `block` with `line` appended to the array `let name … = [ … ]`; an empty `[]` (as swift-format writes
