@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Kills componentctl during pin, unpin, release and sync, at every transaction step, between a
+# Kills componentctl during pin, unpin, release, sync and remove, at every transaction step, between a
 # temporary file's creation and its rename, inside libgit2's write of the release tag (strace kills
 # the process at the lock file's creation, its link to the ref, or its removal), and at random
 # moments. Checks that the workspace (components.yaml, components.lock, Package.swift, the pinned
@@ -30,13 +30,19 @@ pinned="$work/pinned"
 cp -a "$base" "$pinned" && "$tool" --root "$pinned" pin user 1.1.0 > /dev/null
 unsynced="$work/unsynced"
 cp -a "$pinned" "$unsynced" && rm -rf "$unsynced/Packages/.pin-user-1.1.0"
+# A committed component nothing uses, in the lowest layer of the last component listed, for `remove`.
+removable="$work/removable"
+cp -a "$base" "$removable"
+layer=$("$tool" --root "$removable" list | awk 'END { print $2 }')
+"$tool" --root "$removable" new FaultProbe --layer "$layer" > /dev/null
+(cd "$removable" && git add -A && git commit -qm probe)
 
 # A hash of everything a command may change. Commits by their tree, parents and subject (a release made
 # in two copies gets two ids, from two times); every path outside .git but the workspace lock, so a
 # stray temporary or backup shows; git's lock files.
 state() {
   (cd "$1"
-   sha256sum components.yaml Package.swift 2>/dev/null
+   sha256sum components.yaml Package.swift App/Shell/Bootstrap.swift 2>/dev/null
    [ -f components.lock ] && sha256sum components.lock
    find Packages -path '*/.pin-*' -type f -print0 | sort -z | xargs -0 -r sha256sum
    find Packages -path '*/.pin-*' -type l -printf '%p -> %l\n' | sort
@@ -56,7 +62,7 @@ recover() {  # the next command rolls back; a stale git lock it names is removed
   fi
 }
 
-operations=("base|pin user 1.1.0" "pinned|pin user 1.0.1" "pinned|unpin user" "base|release user 1.2.0" "unsynced|sync")
+operations=("base|pin user 1.1.0" "pinned|pin user 1.0.1" "pinned|unpin user" "base|release user 1.2.0" "unsynced|sync" "removable|remove fault-probe")
 points=(prepared journal advance tag remove add temp write index committed random)
 passed=0; failed=0; before_count=0; after_count=0
 for trial in $(seq "$trials"); do
