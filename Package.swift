@@ -17,6 +17,10 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Foundation/Router"),
     .package(path: "Packages/Foundation/ScreenKit"),
     .package(path: "Packages/Interfaces/HomeInterface"),
+    .package(path: "Packages/Interfaces/ProductInterface"),
+    .package(path: "Packages/Plugins/Recommendations"),
+    .package(path: "Packages/Plugins/Reviews"),
+    .package(path: "Packages/Plugins/ShippingEstimate"),
 ]
 // swift-format-ignore
 let componentProducts: [Target.Dependency] = [
@@ -31,6 +35,10 @@ let componentProducts: [Target.Dependency] = [
     .product(name: "Router", package: "Router"),
     .product(name: "ScreenKit", package: "ScreenKit"),
     .product(name: "HomeInterface", package: "HomeInterface"),
+    .product(name: "ProductInterface", package: "ProductInterface"),
+    .product(name: "Recommendations", package: "Recommendations"),
+    .product(name: "Reviews", package: "Reviews"),
+    .product(name: "ShippingEstimate", package: "ShippingEstimate"),
 ]
 // END componentctl: components
 

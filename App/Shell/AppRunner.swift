@@ -168,6 +168,9 @@ public struct AppRunner: Sendable {
         let app: Bootstrap
         do {
             app = try await Bootstrap.boot(environment: environment, log: errorOutput)
+        } catch let error as PluginConfigurationError {
+            errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
+            return 2
         } catch {
             errorOutput("error: the app cannot start: \(error)\n")
             return 2

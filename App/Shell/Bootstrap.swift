@@ -20,12 +20,18 @@ public struct Bootstrap: Sendable {
     /// Where the database lives.
     public let databasePath: String
 
-    /// Opens the database, registers every module in dependency order and announces `launch`;
-    /// `log` gets a line per routed open when SHOP_LOG is set.
-    public static func boot(environment: [String: String], log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Bootstrap {
+    /// Opens the database, installs the plugins (`plugins`, by default the generated wiring; throws
+    /// ``PluginConfigurationError`` for a wrong declaration), registers every module in dependency order
+    /// and announces `launch`; `log` gets a line per routed open when SHOP_LOG is set.
+    public static func boot(
+        environment: [String: String], plugins: AppPlugins = .generated, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> Bootstrap {
         let path = StorageLocation.databasePath(environment: environment)
         let storage = try Storage(path: path)
         let router = Router()
+        try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
+        // Plugins reach the database as a service: their generated wiring passes them no arguments.
+        try router.services.register(Storage.self, owner: "app", instance: storage)
         router.setFallback { request in ShellScreens.notFound(request.url.original) }
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
         router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
@@ -40,7 +46,7 @@ public struct Bootstrap: Sendable {
                 UserModule(session: Session(storage: storage)),
                 OrderModule(storage: storage),
                 HomeModule(),
-            ] + generatedModules
+            ] + generatedModules + router.plugins.modules()
         let manager = try ModuleManager(modules: modules, context: ModuleContext(router: router, settings: environment))
         try manager.registerAll()
         await manager.send(.launch)
@@ -55,6 +61,27 @@ public struct Bootstrap: Sendable {
 let generatedModules: [any AppModule] = [
 ]
 // END componentctl: modules
+
+/// The extension points and plugins the App links and the declaration of which point gets which.
+public struct AppPlugins: Sendable {
+    /// The extension points.
+    public var points: [any ExtensionPoint.Type]
+    /// The plugin definitions.
+    public var definitions: [any PluginDefinition.Type]
+    /// The declaration, entry by entry.
+    public var declarations: [PluginDeclaration]
+
+    /// The wiring componentctl generates from components.yaml (GeneratedPlugins.swift).
+    public static let generated = AppPlugins(
+        points: GeneratedPlugins.points, definitions: GeneratedPlugins.definitions, declarations: GeneratedPlugins.declarations)
+
+    /// Creates a wiring (tests give their own).
+    public init(points: [any ExtensionPoint.Type], definitions: [any PluginDefinition.Type], declarations: [PluginDeclaration]) {
+        self.points = points
+        self.definitions = definitions
+        self.declarations = declarations
+    }
+}
 
 /// The screens the shell itself owns: what opens when no component does.
 enum ShellScreens {

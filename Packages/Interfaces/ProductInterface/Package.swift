@@ -11,10 +11,11 @@ let package = Package(
     dependencies: [
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/Models"),
+        .package(path: "../../Foundation/ScreenKit"),
     ],
     targets: [
-        .target(name: "ProductInterface", dependencies: ["Router", "Models"]),
-        .target(name: "ProductInterfaceTestSupport", dependencies: ["ProductInterface", "Models"]),
+        .target(name: "ProductInterface", dependencies: ["Router", "Models", "ScreenKit"]),
+        .target(name: "ProductInterfaceTestSupport", dependencies: ["ProductInterface", "Models", "Router", "ScreenKit"]),
         .testTarget(name: "ProductInterfaceTests", dependencies: ["ProductInterface", "ProductInterfaceTestSupport", "Router"]),
     ]
 )

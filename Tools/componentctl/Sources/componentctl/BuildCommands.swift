@@ -78,11 +78,27 @@ struct NewCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The name, in UpperCamelCase (the folder's name).") var name: String
-    @Option(help: "Its layer.") var layer: String
+    @Option(help: "Its layer.") var layer: String?
     @Flag(help: "Also scaffold its interface package (always done for the top layer).") var interface = false
+    @Option(
+        help: ArgumentHelp(
+            "Scaffold a plugin of this extension point instead (<interface or feature>/<point>, like product/sections), from the template its interface ships.",
+            valueName: "point")) var plugin: String?
+
+    func validate() throws {
+        switch (layer, plugin) {
+        case (nil, nil): throw ValidationError("Give the component's layer (--layer business), or --plugin POINT for a plugin.")
+        case (.some, .some): throw ValidationError("A plugin's layer is the top one: give --plugin POINT or --layer LAYER, not both.")
+        default: if plugin != nil && interface { throw ValidationError("A plugin has no interface package of its own: drop --interface.") }
+        }
+    }
 
     func run() throws {
-        try finish(try global.changing { try ScaffoldService.create($0.workspace, name: name, layer: layer, interface: interface) })
+        try finish(
+            try global.changing { context in
+                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin) }
+                return try ScaffoldService.create(context.workspace, name: name, layer: layer ?? "", interface: interface)
+            })
     }
 }
 

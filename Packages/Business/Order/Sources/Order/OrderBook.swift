@@ -19,6 +19,10 @@ public struct OrderBook: OrderHistory {
         try orders.values().filter { $0.userID == userID }.sorted { $0.id > $1.id }
     }
 
+    public func orders(containing productID: Int) throws -> [OrderSummary] {
+        try orders.values().filter { $0.lines.contains { $0.productID == productID } }.sorted { $0.id > $1.id }
+    }
+
     /// The order `id` if `userID` placed it.
     public func order(id: Int, of userID: String) throws -> OrderSummary? {
         try orders.get(String(id)).flatMap { $0.userID == userID ? $0 : nil }

@@ -19,7 +19,7 @@ public struct ProductModule: AppModule {
     public func register(in context: ModuleContext) throws {
         let catalog = self.catalog
         try context.services.register((any ProductCatalog).self, owner: name, instance: catalog)
-        let screens = ProductScreens(catalog: catalog)
+        let screens = ProductScreens(catalog: catalog, pages: ProductPages(router: context.router))
         // Product pages are what shared links and campaigns point at: public, for signed links from outside.
         let open = RouteOptions(isPublic: true)
         try context.router.register(ProductRoute.List.self, owner: name, options: open) { _, _ in try await screens.list() }
@@ -31,6 +31,8 @@ public struct ProductModule: AppModule {
 /// The screens of the Product component.
 struct ProductScreens: Sendable {
     let catalog: any ProductCatalog
+    /// The pages' plugin containers (``ProductSections``).
+    let pages: ProductPages
 
     func list() async throws -> Screen {
         var screen = Screen(title: "All products", refreshURL: try ProductRoute.List().url())
@@ -56,6 +58,10 @@ struct ProductScreens: Sendable {
         screen.link("Add 2 to cart", try CartRoute.Add(productID: product.id, quantity: 2).url())
         screen.link("View cart", try CartRoute.Show().url())
         screen.link("All products", try ProductRoute.List().url())
+        for section in await pages.sections(for: product) {
+            screen.heading(section.heading)
+            screen.elements += section.elements
+        }
         return screen
     }
 

@@ -9,6 +9,8 @@ public final class Router: Sendable {
     public let services: ServiceRegistry
     /// The publish/subscribe bus.
     public let events: EventBus
+    /// The plugins the App links and which extension point gets which of them.
+    public let plugins = PluginRegistry()
     /// The caps applied to every URL opened.
     public let limits: RouterLimits
 

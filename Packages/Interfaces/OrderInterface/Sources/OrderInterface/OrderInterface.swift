@@ -49,6 +49,8 @@ public struct OrderSummary: Sendable, Hashable, Codable {
 public protocol OrderHistory: Sendable {
     /// The orders of `userID`, newest first.
     func orders(of userID: String) async throws -> [OrderSummary]
+    /// Every order, of any user, with a line of product `productID`, newest first ("customers also bought").
+    func orders(containing productID: Int) async throws -> [OrderSummary]
 }
 
 /// Published by Order after an order is placed (Cart empties itself on it).

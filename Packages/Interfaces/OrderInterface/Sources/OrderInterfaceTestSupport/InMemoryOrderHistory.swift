@@ -14,6 +14,10 @@ public final class InMemoryOrderHistory: OrderHistory {
         placed.withLock { $0 }.filter { $0.userID == userID }.sorted { ($0.placedAt, $0.id) > ($1.placedAt, $1.id) }
     }
 
+    public func orders(containing productID: Int) async throws -> [OrderSummary] {
+        placed.withLock { $0 }.filter { $0.lines.contains { $0.productID == productID } }.sorted { ($0.placedAt, $0.id) > ($1.placedAt, $1.id) }
+    }
+
     /// Adds `order` to the history.
     public func record(_ order: OrderSummary) {
         placed.withLock { $0.append(order) }

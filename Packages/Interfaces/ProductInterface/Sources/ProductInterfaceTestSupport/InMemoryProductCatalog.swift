@@ -1,4 +1,4 @@
-public import Models
+import Models
 public import ProductInterface
 
 /// A ``ProductCatalog`` over a fixed list, for the tests and demos of components that use the catalog.

@@ -30,6 +30,7 @@ public struct LayerChecker: Sendable {
         }
         findings += cycleFindings()
         findings += routeCollisions()
+        findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
         return findings.sorted()
     }
 

@@ -22,6 +22,7 @@ public struct LayerRulesEvaluator: Sendable {
 
     /// The rule `from -> to` breaks, or nil when the dependency is allowed.
     public func violation(from: Component, to: Component) -> Violation? {
+        if let violation = pluginViolation(from: from, to: to) { return violation }
         let fromRank = rules.rank(of: from.layer)
         let toRank = rules.rank(of: to.layer)
         let bottom = rules.layers.last
@@ -62,5 +63,37 @@ public struct LayerRulesEvaluator: Sendable {
                 message: "\(from.layer) component '\(from.name)' depends on '\(to.name)' of the same layer",
                 fix: "\(from.layer) components stand alone: move what both need into one of them or duplicate it")
         }
+    }
+
+    /// The plugin rules: a plugin reaches what it extends only through interfaces, core and foundation,
+    /// and nothing but the App depends on a plugin (its container creates it from the declaration).
+    private func pluginViolation(from: Component, to: Component) -> Violation? {
+        if to.kind == .plugin {
+            let point = to.extends ?? "its extension point"
+            if from.kind == .plugin {
+                return Violation(
+                    rule: "plugin-depends-on-plugin", message: "plugin '\(from.name)' depends on plugin '\(to.name)'",
+                    fix: "plugins do not know each other: publish an event declared in an interface on the container's bus instead")
+            }
+            if let host = to.extends.flatMap({ $0.split(separator: "/").first }).flatMap({ interface in components.values.first { $0.interface == String(interface) } }),
+                host.name == from.name
+            {
+                return Violation(
+                    rule: "host-depends-on-plugin", message: "'\(from.name)' depends on '\(to.name)', a plugin of its own extension point \(point)",
+                    fix: "a feature knows its plugins only through \(point): remove the dependency; the App's generated wiring creates the plugin")
+            }
+            return Violation(
+                rule: "depends-on-plugin", message: "'\(from.name)' depends on plugin '\(to.name)'",
+                fix: "only the App links plugins; reach what '\(to.name)' does through \(point)'s events or the router")
+        }
+        guard from.kind == .plugin, to.kind == .implementation, to.layer == rules.layers.first else { return nil }
+        if let point = from.extends, let interface = point.split(separator: "/").first, to.interface == String(interface) {
+            return Violation(
+                rule: "plugin-depends-on-host", message: "plugin '\(from.name)' depends on '\(to.name)', the feature it extends (\(point))",
+                fix: "depend on '\(interface)' instead: the point's protocol, context and events are all a plugin may know of its host")
+        }
+        return Violation(
+            rule: "plugin-depends-on-implementation", message: "plugin '\(from.name)' depends on \(to.layer) implementation '\(to.name)'",
+            fix: to.interface.map { "depend on '\($0)' instead and use its services or routes" } ?? "give '\(to.name)' an interface package and depend on that")
     }
 }

@@ -9,6 +9,10 @@ public struct SourceFile: Sendable {
     public var imports: [ImportDeclaration]
     /// The route patterns it declares or registers.
     public var routes: [RouteDeclaration] = []
+    /// The extension points it declares (interfaces only).
+    public var extensionPoints: [ExtensionPointDeclaration] = []
+    /// The plugin definitions it declares (plugins only).
+    public var pluginDefinitions: [PluginDefinitionDeclaration] = []
 }
 
 /// A target of a component with its sources.
@@ -122,12 +126,15 @@ public struct WorkspaceAnalysis: Sendable {
         package.targets = manifest.targets.map { declaration in
             TargetAnalysis(
                 declaration: declaration,
-                files: readSources ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports) : [])
+                files: readSources
+                    ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports, kind: component.kind) : [])
         }
         return (package, nil)
     }
 
-    private static func sources(of target: TargetDeclaration, in folder: URL, relativeTo prefix: String, scanImports: Bool) -> [SourceFile] {
+    private static func sources(
+        of target: TargetDeclaration, in folder: URL, relativeTo prefix: String, scanImports: Bool, kind: ComponentKind
+    ) -> [SourceFile] {
         let root = folder.appendingPathComponent(target.sourceFolder)
         guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
         var files: [SourceFile] = []
@@ -135,10 +142,13 @@ public struct WorkspaceAnalysis: Sendable {
             guard relative.hasSuffix(".swift") else { continue }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
-            files.append(
-                SourceFile(
-                    path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports,
-                    routes: target.kind == .regular ? routes : []))
+            var file = SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])
+            // Only interfaces declare extension points and only plugins define plugins: the others are not lexed twice.
+            if scanImports, target.kind == .regular, kind != .implementation {
+                let facts = PluginScanner.scan(Array(data))
+                if kind == .interface { file.extensionPoints = facts.points } else { file.pluginDefinitions = facts.definitions }
+            }
+            files.append(file)
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -30,11 +30,18 @@ public enum RemoveService {
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
         var bytes = workspace.fileBytes
-        for component in removed.sorted(by: { $0.location.offset > $1.location.offset }) {
-            bytes = try ComponentsFileEditor.removingComponent(component.name, from: bytes, in: workspace)
-        }
+        let ranges = try removed.map { try ComponentsFileEditor.entryRange(of: $0.name, in: workspace) }
+            + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace)
+        for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
+        let remaining = try WorkspaceLoader.load(bytes: bytes, root: workspace.root, checkingFolders: false)
+        if let wiring = try PluginWiring.generate(remaining),
+            FileManager.default.contents(atPath: workspace.root.appendingPathComponent(PluginWiring.path).path) != Data(wiring)
+        {
+            transaction.write(PluginWiring.path, wiring)
+            touched.append(PluginWiring.path)
+        }
         if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
             let edited = GeneratedBlock.manifest.removingLines(from: manifest) { line in
                 removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }
@@ -93,7 +100,8 @@ public enum RemoveService {
     private static func refuseImports(of modules: Set<String>, outside removed: [Component], root: URL) throws {
         let skipped = Set(removed.map(\.path))
         var sites: [String] = []
-        for path in SwiftFiles.under(root, skipping: skipped) {
+        // The generated plugin wiring is written anew without them.
+        for path in SwiftFiles.under(root, skipping: skipped) where path != PluginWiring.path {
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
             let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
             let generated =

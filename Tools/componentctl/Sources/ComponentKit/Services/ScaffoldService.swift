@@ -10,14 +10,13 @@ public enum ScaffoldService {
         var layer: String
         var kind: ComponentKind
         var interface: String?
+        var extends: String? = nil
         var files: [String: String]
     }
 
     /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
     public static func create(_ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool) throws -> CommandResult {
-        guard name.first?.isUppercase == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ToolError("'\(name)' is not a component name: use UpperCamelCase letters and digits, like Wishlist.", status: .usage)
-        }
+        try checkName(name)
         guard workspace.rules.layers.contains(layer) else {
             throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", status: .usage)
         }
@@ -64,7 +63,7 @@ public enum ScaffoldService {
         transaction.write(WorkspaceLoader.fileName, try appendingComponents(packages, to: workspace))
         var wired = ""
         if isTop {
-            transaction.write("Package.swift", try wiringManifest(workspace, package: packages[0], module: name))
+            transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)]))
             if let bootstrap = try wiringBootstrap(workspace, module: name) {
                 transaction.write(bootstrapPath, bootstrap)
                 wired = " It is wired into the integrated App (Package.swift and \(bootstrapPath))."
@@ -77,17 +76,23 @@ public enum ScaffoldService {
 
     static let bootstrapPath = "App/Shell/Bootstrap.swift"
 
+    static func checkName(_ name: String) throws {
+        guard name.first?.isUppercase == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw ToolError("'\(name)' is not a component name: use UpperCamelCase letters and digits, like Wishlist.", status: .usage)
+        }
+    }
+
     /// Where components of `layer` and `kind` live: the folder most of them share, else `Packages/<Layer>`.
-    private static func folder(for layer: String, kind: ComponentKind, name: String, in workspace: Workspace) -> String {
+    static func folder(for layer: String, kind: ComponentKind, name: String, in workspace: Workspace) -> String {
         let parents = workspace.components.filter { $0.layer == layer && $0.kind == kind }.map { ($0.path as NSString).deletingLastPathComponent }
         let counts = Dictionary(parents.map { ($0, 1) }, uniquingKeysWith: +)
         let parent =
             counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-            ?? (kind == .interface ? "Packages/Interfaces" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
+            ?? (kind == .interface ? "Packages/Interfaces" : kind == .plugin ? "Packages/Plugins" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
         return parent + "/" + name
     }
 
-    private static func refuseCollisions(_ packages: [Package], workspace: Workspace) throws {
+    static func refuseCollisions(_ packages: [Package], workspace: Workspace) throws {
         for package in packages {
             let folderName = (package.folder as NSString).lastPathComponent.lowercased()
             if let other = workspace.components.first(where: { $0.name == package.name || $0.folderName.lowercased() == folderName }) {
@@ -104,12 +109,20 @@ public enum ScaffoldService {
         }
     }
 
-    private static func relative(_ target: String, from folder: String) -> String {
+    static func relative(_ target: String, from folder: String) -> String {
         String(repeating: "../", count: folder.split(separator: "/").count) + target
     }
 
     /// components.yaml with the new entries after the last component, indented like the others.
-    private static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
+    static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
+        let (offset, text) = try componentsInsertion(packages, in: workspace)
+        var result = workspace.fileBytes
+        result.insert(contentsOf: Array(text.utf8), at: offset)
+        return result
+    }
+
+    /// Where the new entries go (after the last component's last line) and their text.
+    static func componentsInsertion(_ packages: [Package], in workspace: Workspace) throws -> (offset: Int, text: String) {
         guard case .mapping(let top, _, _) = workspace.document,
             case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
             let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
@@ -123,25 +136,29 @@ public enum ScaffoldService {
         var text = ""
         for package in packages {
             text += "\(keyIndent)\(package.name):\n\(fieldIndent)path: \(package.folder)\n\(fieldIndent)layer: \(package.layer)\n"
-            if package.kind == .interface { text += "\(fieldIndent)kind: interface\n" }
+            if package.kind != .implementation { text += "\(fieldIndent)kind: \(package.kind.rawValue)\n" }
+            if let point = package.extends { text += "\(fieldIndent)extends: \(point)\n" }
             if let interface = package.interface { text += "\(fieldIndent)interface: \(interface)\n" }
             text += "\(fieldIndent)version: 0.1.0\n"
         }
-        var result = bytes
         if let newline = bytes[lastValue.end.offset...].firstIndex(of: UInt8(ascii: "\n")) {
-            result.insert(contentsOf: Array(text.utf8), at: newline + 1)
-        } else {
-            result += Array(("\n" + text).utf8)
+            return (newline + 1, text)
         }
-        return result
+        return (bytes.count, "\n" + text)
     }
 
     /// Package.swift with the new business package and product added to its generated block.
-    private static func wiringManifest(_ workspace: Workspace, package: Package, module: String) throws -> [UInt8] {
+    /// Package.swift with each package (folder, and the module its product is named after) in its
+    /// generated block, unless already there.
+    static func wiringManifest(_ workspace: Workspace, packages: [(folder: String, module: String)]) throws -> [UInt8] {
         let text = (try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
         let wired = try GeneratedBlock.manifest.rewriting(text) { block in
-            let packages = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: block)
-            return try inserting("    .product(name: \"\(module)\", package: \"\(module)\"),\n", intoArray: "componentProducts", of: packages)
+            var result = block
+            for package in packages where !block.contains(".package(path: \"\(package.folder)\")") {
+                result = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: result)
+                result = try inserting("    .product(name: \"\(package.module)\", package: \"\(package.module)\"),\n", intoArray: "componentProducts", of: result)
+            }
+            return result
         }
         guard let wired else {
             throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
@@ -161,7 +178,7 @@ public enum ScaffoldService {
 
     /// `block` with `line` appended to the array `let name … = [ … ]`; an empty `[]` (as swift-format writes
     /// it) is opened up first.
-    private static func inserting(_ line: String, intoArray name: String, of block: String) throws -> String {
+    static func inserting(_ line: String, intoArray name: String, of block: String) throws -> String {
         var result = block
         if let declaration = result.range(of: "let \(name)"), let end = result[declaration.upperBound...].firstIndex(of: "\n"),
             let empty = result.range(of: "= []", range: declaration.upperBound..<end)

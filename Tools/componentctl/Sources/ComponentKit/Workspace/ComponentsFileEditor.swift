@@ -56,25 +56,55 @@ public enum ComponentsFileEditor {
         return bytes
     }
 
-    /// `bytes` (components.yaml as `workspace` read it, or with later entries already removed) without
-    /// the entry of `component`: its lines, from its key to the end of its last value's line.
-    public static func removingComponent(_ component: String, from bytes: [UInt8], in workspace: Workspace) throws -> [UInt8] {
+    /// The byte range of `component`'s entry in the file `workspace` read: its lines, from its key to the
+    /// end of its last value's line.
+    public static func entryRange(of component: String, in workspace: Workspace) throws -> Range<Int> {
+        let bytes = workspace.fileBytes
         guard case .mapping(let top, _, _) = workspace.document,
             case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value
         else {
             throw refusal("its components are not a block mapping; remove '\(component)' by hand")
         }
         guard let entry = components.first(where: { $0.key.value == component }) else { throw workspace.unknownComponent(component) }
-        var result = bytes
         let start = bytes[..<entry.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let last = end(of: entry.value, in: bytes)
-        let stop = bytes[last...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
-        result.removeSubrange(start..<stop)
-        return result
+        return start..<(bytes[last...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count)
+    }
+
+    /// The byte ranges (whole lines) of the `plugins:` entries naming `plugins`; a point left with no entry
+    /// loses its key, and a `plugins:` left with no point loses its line too.
+    public static func pluginEntryRanges(of plugins: Set<String>, in workspace: Workspace) -> [Range<Int>] {
+        let bytes = workspace.fileBytes
+        guard case .mapping(let top, _, _) = workspace.document, let section = top.first(where: { $0.key.value == "plugins" }),
+            case .mapping(let points, _, false) = section.value
+        else { return [] }
+        func lines(_ start: Int, _ end: Int) -> Range<Int> {
+            let from = bytes[..<start].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            return from..<(bytes[end...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count)
+        }
+        var ranges: [Range<Int>] = []
+        var emptied = 0
+        for point in points {
+            guard case .sequence(let items, _, false) = point.value else { continue }
+            let gone = items.filter { item in
+                guard case .mapping(let fields, _, _) = item, case .scalar(let name)? = fields.first(where: { $0.key.value == "plugin" })?.value else { return false }
+                return plugins.contains(name.value)
+            }
+            if gone.count == items.count, !items.isEmpty {
+                emptied += 1
+                ranges.append(lines(point.key.start.offset, end(of: point.value, in: bytes)))
+            } else {
+                ranges += gone.map { lines($0.start.offset, end(of: $0, in: bytes)) }
+            }
+        }
+        if emptied == points.count, let last = points.last {
+            return [lines(section.key.start.offset, end(of: last.value, in: bytes))]
+        }
+        return ranges
     }
 
     /// The byte offset where `node` ends (a flow collection's closing bracket included).
-    private static func end(of node: YAMLNode, in bytes: [UInt8]) -> Int {
+    static func end(of node: YAMLNode, in bytes: [UInt8]) -> Int {
         switch node {
         case .scalar(let scalar):
             return scalar.end.offset
@@ -120,7 +150,7 @@ public enum ComponentsFileEditor {
         }
     }
 
-    private static func refusal(_ message: String) -> ToolError {
+    static func refusal(_ message: String) -> ToolError {
         ToolError("Cannot edit components.yaml in place: \(message). Edit it by hand.", status: .usage)
     }
 }

@@ -6,6 +6,8 @@ public enum ComponentKind: String, Sendable, Codable, CaseIterable {
     case implementation
     /// A "public header" package: protocols, typed routes, value types.
     case interface
+    /// A contribution to an extension point of a feature (`extends:`), created by the feature's container.
+    case plugin
 }
 
 /// One component of components.yaml.
@@ -20,6 +22,8 @@ public struct Component: Sendable, Hashable {
     public var kind: ComponentKind
     /// The interface component that describes it, if any.
     public var interface: String?
+    /// For a plugin: the extension point it extends, `<interface component>/<point>`.
+    public var extends: String?
     /// The last released version.
     public var version: String?
     /// The release the integrated build uses instead of the live folder.
@@ -90,6 +94,8 @@ public struct Workspace: Sendable {
     public var rules: LayerRules
     /// Every component, in file order.
     public var components: [Component] { didSet { indexes = Self.indexes(of: components) } }
+    /// The plugin declaration (`plugins:`): which plugins each extension point gets, in order.
+    public var plugins: [PluginEntry]
     /// The raw bytes of components.yaml, for in-place edits.
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
@@ -98,8 +104,12 @@ public struct Workspace: Sendable {
     private var indexes: (byName: [String: Int], byInterface: [String: Int])
 
     /// A workspace of `components`, as components.yaml at `root` declares it.
-    public init(root: URL, name: String, scheme: String, rules: LayerRules, components: [Component], fileBytes: [UInt8], document: YAMLNode) {
+    public init(
+        root: URL, name: String, scheme: String, rules: LayerRules, components: [Component], plugins: [PluginEntry] = [], fileBytes: [UInt8],
+        document: YAMLNode
+    ) {
         self.root = root
+        self.plugins = plugins
         self.name = name
         self.scheme = scheme
         self.rules = rules
@@ -126,6 +136,13 @@ public struct Workspace: Sendable {
     /// The implementation whose `interface:` names `interface`, if any.
     public func implementation(of interface: String) -> Component? {
         indexes.byInterface[interface].map { components[$0] }
+    }
+
+    /// The feature implementation a plugin's extension point belongs to (the implementation of the
+    /// point's interface), if any.
+    public func host(of plugin: Component) -> Component? {
+        guard let point = plugin.extends, let interface = point.split(separator: "/").first else { return nil }
+        return implementation(of: String(interface))
     }
 
     /// The absolute folder of `component`.

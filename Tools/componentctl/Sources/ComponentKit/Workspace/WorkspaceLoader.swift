@@ -32,15 +32,16 @@ public struct WorkspaceLoader {
         return try load(bytes: Array(data), root: root)
     }
 
-    /// Loads a workspace from the bytes of its components.yaml.
-    public static func load(bytes: [UInt8], root: URL) throws -> Workspace {
+    /// Loads a workspace from the bytes of its components.yaml; `checkingFolders` false skips checking that
+    /// each component's folder exists (for an edit whose folders are still staged).
+    public static func load(bytes: [UInt8], root: URL, checkingFolders: Bool = true) throws -> Workspace {
         let document: YAMLNode?
         do {
             document = try YAMLLoader.load(bytes, path: fileName)
         } catch {
             throw WorkspaceError.invalid([Diagnostic(path: fileName, at: error.location, message: error.message, rule: "config")])
         }
-        var schema = SchemaReader(root: root)
+        var schema = SchemaReader(root: root, checksFolders: checkingFolders)
         guard let document, let workspace = schema.read(document, bytes: bytes), schema.diagnostics.isEmpty else {
             let diagnostics =
                 schema.diagnostics.isEmpty
@@ -53,12 +54,13 @@ public struct WorkspaceLoader {
 }
 
 /// Reads the schema, collecting a diagnostic for each problem instead of stopping at the first.
-private struct SchemaReader {
+struct SchemaReader {
     let root: URL
+    let checksFolders: Bool
     var diagnostics: [Diagnostic] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
-        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components"]) else { return nil }
+        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins"]) else { return nil }
         var name = root.lastPathComponent
         var scheme = "app"
         if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme"]) {
@@ -98,15 +100,17 @@ private struct SchemaReader {
             if let component = readComponent(key, value, layers: layers) { components.append(component) }
         }
         checkRelations(components, componentMap: componentMap)
+        checkPlugins(components, topLayer: layers[0])
+        let plugins = top["plugins"].map { readPlugins($0, components: components) } ?? []
         for (text, node) in allowNodes {
             if let edge = allowedEdge(text, at: node.start, components: components) { rules.allow.insert(edge) }
         }
-        return Workspace(root: root, name: name, scheme: scheme, rules: rules, components: components, fileBytes: bytes, document: document)
+        return Workspace(root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, fileBytes: bytes, document: document)
     }
 
     private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {
         let name = key.value
-        let allowed: Set<String> = ["path", "layer", "kind", "interface", "version", "pin"]
+        let allowed: Set<String> = ["path", "layer", "kind", "interface", "extends", "version", "pin"]
         guard let map = mapping(node, "component '\(name)'", keys: allowed) else { return nil }
         guard let pathNode = map["path"] ?? missing("path", at: key.start, example: "path: Packages/Business/\(name)"),
             let path = string(pathNode, "\(name).path"),
@@ -122,20 +126,21 @@ private struct SchemaReader {
             if let parsed = ComponentKind(rawValue: text) {
                 kind = parsed
             } else {
-                error(at: kindNode.start, "unknown kind '\(text)' for component '\(name)'", fix: "use implementation or interface")
+                error(at: kindNode.start, "unknown kind '\(text)' for component '\(name)'", fix: "use implementation, interface or plugin")
             }
         }
         let version = map["version"].flatMap { versionString($0, "\(name).version") }
         let pin = map["pin"].flatMap { versionString($0, "\(name).pin") }
         let interface = map["interface"].flatMap { string($0, "\(name).interface") }
-        checkFolder(path, of: name, at: pathNode.start)
+        let extends = map["extends"].flatMap { string($0, "\(name).extends") }
+        if checksFolders { checkFolder(path, of: name, at: pathNode.start) }
         let expected = kebabCase((path as NSString).lastPathComponent)
         if name != expected {
             error(
                 at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
                 fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
         }
-        return Component(name: name, path: path, layer: layer, kind: kind, interface: interface, version: version, pin: pin, location: key.start)
+        return Component(name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, version: version, pin: pin, location: key.start)
     }
 
     private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) {
@@ -228,13 +233,13 @@ private struct SchemaReader {
 
     // MARK: Typed access with diagnostics
 
-    private struct Map {
+    struct Map {
         var entries: [(String, YAMLNode)]
         var scalarEntries: [(YAMLScalar, YAMLNode)]
         subscript(key: String) -> YAMLNode? { entries.first { $0.0 == key }?.1 }
     }
 
-    private mutating func mapping(_ node: YAMLNode, _ what: String, keys: Set<String>?) -> Map? {
+    mutating func mapping(_ node: YAMLNode, _ what: String, keys: Set<String>?) -> Map? {
         guard case .mapping(let entries, _, _) = node else {
             error(at: node.start, "\(what) must be a mapping, not \(node.kindName)", fix: "write 'key: value' lines under it")
             return nil
@@ -250,7 +255,7 @@ private struct SchemaReader {
         return Map(entries: entries.map { ($0.key.value, $0.value) }, scalarEntries: entries.map { ($0.key, $0.value) })
     }
 
-    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let scalar) = node else {
             error(at: node.start, "\(what) must be a single value, not \(node.kindName)", fix: "write it on one line after the colon")
             return nil
@@ -280,12 +285,12 @@ private struct SchemaReader {
         return text
     }
 
-    private mutating func missing(_ key: String, at location: SourceLocation, example: String) -> YAMLNode? {
+    mutating func missing(_ key: String, at location: SourceLocation, example: String) -> YAMLNode? {
         error(at: location, "the key '\(key)' is missing", fix: "add it, like '\(example)'")
         return nil
     }
 
-    private mutating func error(at location: SourceLocation, _ message: String, fix: String) {
+    mutating func error(at location: SourceLocation, _ message: String, fix: String) {
         diagnostics.append(Diagnostic(path: WorkspaceLoader.fileName, at: location, message: message, fix: fix, rule: "config"))
     }
 }

@@ -1,0 +1,50 @@
+import CartInterface
+public import ProductInterface
+public import Router
+import Synchronization
+
+/// The product pages alive: one plugin container of ``ProductSections`` per product shown, kept while
+/// the page may be shown again (the most recent few), so its plugins keep their state and subscriptions.
+public final class ProductPages: Sendable {
+    /// How many pages stay alive; the least recently shown one beyond it is detached.
+    public static let capacity = 8
+
+    private let router: Router
+    private let state = Mutex<(pages: [(id: Int, page: PluginContainer<ProductSections>)], shown: Int?)>(([], nil))
+
+    /// Pages whose plugins come from `router`'s plugin registry.
+    public init(router: Router) {
+        self.router = router
+    }
+
+    /// The page of `productID`, made on first use.
+    public func page(for productID: Int) -> PluginContainer<ProductSections> {
+        let (page, made, evicted) = state.withLock { state -> (PluginContainer<ProductSections>, Bool, PluginContainer<ProductSections>?) in
+            if let index = state.pages.firstIndex(where: { $0.id == productID }) {
+                let entry = state.pages.remove(at: index)
+                state.pages.append(entry)
+                return (entry.page, false, nil)
+            }
+            let page = router.plugins.container(ProductSections.self, router: router)
+            state.pages.append((productID, page))
+            return (page, true, state.pages.count > Self.capacity ? state.pages.removeFirst().page : nil)
+        }
+        // A shipping estimate depends on the cart: the host forwards cart changes to its pages on purpose.
+        if made { page.forward(CartChanged.self, from: router.events) }
+        evicted?.detach()
+        return page
+    }
+
+    /// The sections of `product`'s page, after telling the page shown before that it disappeared.
+    public func sections(for product: ProductSummary) async -> [ProductSection] {
+        let page = page(for: product.id)
+        let previous = state.withLock { state -> PluginContainer<ProductSections>? in
+            defer { state.shown = product.id }
+            guard let shown = state.shown, shown != product.id else { return nil }
+            return state.pages.first { $0.id == shown }?.page
+        }
+        await previous?.disappear()
+        await page.appear()
+        return await page.contributions { try await $0.section(for: product) }
+    }
+}

@@ -1,0 +1,98 @@
+/// The plugins of one extension point in one place (one product page): made from the declaration in its
+/// order, each with a context and a bus of this container alone, run through their lifecycle, and kept
+/// apart: a plugin that throws is left out with its reason, and the others go on.
+public final class PluginContainer<Point: ExtensionPoint>: Sendable {
+    /// One plugin of the container.
+    public struct Member: Sendable {
+        /// The plugin's id.
+        public let id: String
+        /// The plugin.
+        public let plugin: Point.Plugin
+    }
+
+    /// This container's bus: what its plugins and its host publish reaches no other container and not
+    /// the app-wide bus, unless forwarded on purpose.
+    public let events: EventBus
+    /// The plugins made, in declared order.
+    public let members: [Member]
+    private let registry: PluginRegistry
+    private let state = Locked((failures: [PluginFailure](), detached: false))
+
+    init(registry: PluginRegistry, router: Router) {
+        self.registry = registry
+        let events = EventBus()
+        self.events = events
+        let declarations = registry.declarations(of: Point.id)
+        var members: [Member] = []
+        members.reserveCapacity(declarations.count)
+        var failures: [PluginFailure] = []
+        for declaration in declarations {
+            guard let entry = registry.entry(declaration.plugin) else { continue }
+            let context = PluginContext(
+                plugin: entry.id, point: Point.id, settings: PluginSettings(declaration.settings), events: events, router: router)
+            do {
+                guard let plugin = try entry.make(context) as? Point.Plugin else {
+                    throw PluginTypeMismatch(plugin: entry.id, expected: "\(Point.Plugin.self)")
+                }
+                try (plugin as? any ContainerPlugin)?.attach(context)
+                members.append(Member(id: entry.id, plugin: plugin))
+            } catch {
+                failures.append(PluginFailure(plugin: entry.id, point: Point.id, stage: "attaching", reason: "\(error)"))
+            }
+        }
+        self.members = members
+        state.withLock { $0.failures = failures }
+        failures.forEach(registry.report)
+    }
+
+    /// The plugins left out so far, and why.
+    public var failures: [PluginFailure] { state.withLock { $0.failures } }
+
+    /// What each plugin contributes, in order; a plugin that throws is left out of this result (reported,
+    /// and listed in ``failures``), and a nil contribution is skipped.
+    public func contributions<Contribution>(_ contribute: (Point.Plugin) async throws -> Contribution?) async -> [Contribution] {
+        var result: [Contribution] = []
+        result.reserveCapacity(members.count)
+        for member in members {
+            do {
+                if let contribution = try await contribute(member.plugin) { result.append(contribution) }
+            } catch {
+                let failure = PluginFailure(plugin: member.id, point: Point.id, stage: "contributing", reason: "\(error)")
+                state.withLock { $0.failures.append(failure) }
+                registry.report(failure)
+            }
+        }
+        return result
+    }
+
+    /// Tells every plugin the container is about to be shown.
+    public func appear() async {
+        for member in members { await (member.plugin as? any ContainerPlugin)?.containerWillAppear() }
+    }
+
+    /// Tells every plugin the container is no longer shown.
+    public func disappear() async {
+        for member in members { await (member.plugin as? any ContainerPlugin)?.containerDidDisappear() }
+    }
+
+    /// Detaches every plugin, last first, once; the container is done after it.
+    public func detach() {
+        let first = state.withLock { state in
+            defer { state.detached = true }
+            return !state.detached
+        }
+        guard first else { return }
+        for member in members.reversed() { (member.plugin as? any ContainerPlugin)?.detach() }
+    }
+
+    /// Republishes every `E` of `bus` (usually the app-wide one) on this container's bus, while the container lives.
+    public func forward<E: AppEvent>(_ event: E.Type, from bus: EventBus) {
+        bus.subscribe(self, to: event) { container, event in container.events.publish(event) }
+    }
+}
+
+private struct PluginTypeMismatch: Error, CustomStringConvertible {
+    let plugin: String
+    let expected: String
+    var description: String { "its factory made no \(expected)" }
+}

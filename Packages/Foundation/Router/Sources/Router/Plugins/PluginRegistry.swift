@@ -1,0 +1,154 @@
+import Foundation
+
+/// The plugins the App links and the declaration of which extension point gets which of them: checked
+/// once at launch, then asked by hosts for containers.
+public final class PluginRegistry: Sendable {
+    struct Entry: Sendable {
+        var id: String
+        var point: ExtensionPointID
+        var schema: PluginSchema
+        var make: @Sendable (PluginContext) throws -> any Sendable
+        var register: @Sendable (ModuleContext) throws -> Void
+    }
+
+    private struct State: Sendable {
+        var entries: [String: Entry] = [:]
+        var declarations: [ExtensionPointID: [PluginDeclaration]] = [:]
+        var report: @Sendable (PluginFailure) -> Void = { failure in
+            FileHandle.standardError.write(Data("warning: \(failure)\n".utf8))
+        }
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a registry with no plugins.
+    public init() {}
+
+    /// Takes the extension points and plugins the App links and the declaration, after checking that each
+    /// entry names a known point and plugin, of that point, once, with settings of the plugin's schema.
+    /// Throws every problem at once and installs nothing then.
+    public func install(points: [any ExtensionPoint.Type], definitions: [any PluginDefinition.Type], declarations: [PluginDeclaration]) throws {
+        let known = Set(points.map { $0.id })
+        var problems: [PluginConfigurationError.Problem] = []
+        var entries: [String: Entry] = [:]
+        for definition in definitions {
+            let entry = Self.entry(definition)
+            if entries[entry.id] != nil {
+                problems.append(.init(source: entry.id, message: "plugin '\(entry.id)' is linked twice", fix: "list each plugin once in the App's wiring"))
+            }
+            if !known.contains(entry.point) {
+                problems.append(
+                    .init(
+                        source: entry.id, message: "plugin '\(entry.id)' extends '\(entry.point)', which no extension point of the App declares",
+                        fix: "extend one of \(known.map(\.rawValue).sorted().joined(separator: ", ")), or link the interface that declares it"))
+            }
+            entries[entry.id] = entry
+        }
+        var seen = Set<[String]>()
+        var byPoint: [ExtensionPointID: [PluginDeclaration]] = [:]
+        for declaration in declarations {
+            let before = problems.count
+            problems += Self.check(declaration, known: known, entries: entries)
+            if !seen.insert([declaration.point.rawValue, declaration.plugin]).inserted {
+                problems.append(
+                    .init(
+                        source: declaration.source, message: "plugin '\(declaration.plugin)' is listed twice under '\(declaration.point)'",
+                        fix: "keep one entry (its position is the plugin's place)"))
+            }
+            if problems.count == before { byPoint[declaration.point, default: []].append(declaration) }
+        }
+        guard problems.isEmpty else { throw PluginConfigurationError(problems: problems) }
+        state.withLock {
+            $0.entries = entries
+            $0.declarations = byPoint
+        }
+    }
+
+    private static func check(_ declaration: PluginDeclaration, known: Set<ExtensionPointID>, entries: [String: Entry]) -> [PluginConfigurationError.Problem] {
+        let source = declaration.source
+        guard known.contains(declaration.point) else {
+            let hint = closest(declaration.point.rawValue, in: known.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "the App declares \(known.map(\.rawValue).sorted().joined(separator: ", "))"
+            return [.init(source: source, message: "unknown extension point '\(declaration.point)'", fix: hint)]
+        }
+        guard let entry = entries[declaration.plugin] else {
+            let hint = closest(declaration.plugin, in: Array(entries.keys)).map { "did you mean '\($0)'?" } ?? "add the plugin component, or remove the entry"
+            return [.init(source: source, message: "unknown plugin '\(declaration.plugin)': the App links no plugin of that id", fix: hint)]
+        }
+        guard entry.point == declaration.point else {
+            return [
+                .init(
+                    source: source, message: "plugin '\(entry.id)' extends '\(entry.point)', not '\(declaration.point)'",
+                    fix: "list it under '\(entry.point)'")
+            ]
+        }
+        var problems: [PluginConfigurationError.Problem] = []
+        for (key, value) in declaration.settings.sorted(by: { $0.key < $1.key }) {
+            guard let type = entry.schema[key] else {
+                let accepted = entry.schema.keys.sorted().joined(separator: ", ")
+                problems.append(
+                    .init(
+                        source: source, message: "plugin '\(entry.id)' has no setting '\(key)'",
+                        fix: accepted.isEmpty ? "it takes no settings: remove them" : "its settings are \(accepted)"))
+                continue
+            }
+            if !value.matches(type) {
+                problems.append(
+                    .init(
+                        source: source, message: "setting '\(key)' of plugin '\(entry.id)' must be \(type.rawValue), not \(value.type.rawValue) \(value)",
+                        fix: "write a value of type \(type.rawValue)"))
+            }
+        }
+        return problems
+    }
+
+    private static func entry<Definition: PluginDefinition>(_ definition: Definition.Type) -> Entry {
+        Entry(
+            id: Definition.id, point: Definition.Point.id, schema: Definition.settings,
+            make: { context in try Definition.make(context) }, register: { context in try Definition.register(in: context) })
+    }
+
+    private static func closest(_ name: String, in candidates: [String]) -> String? {
+        candidates.filter { $0.hasPrefix(name.prefix(3)) || name.hasPrefix($0.prefix(3)) }.min()
+    }
+
+    /// Sends plugin failures to `report` instead of standard error.
+    public func setFailureReporter(_ report: @escaping @Sendable (PluginFailure) -> Void) {
+        state.withLock { $0.report = report }
+    }
+
+    func report(_ failure: PluginFailure) {
+        state.withLock { $0.report }(failure)
+    }
+
+    /// The enabled declarations of `point`, in declared order.
+    public func declarations(of point: ExtensionPointID) -> [PluginDeclaration] {
+        state.withLock { $0.declarations[point] ?? [] }.filter(\.isEnabled)
+    }
+
+    /// One module per plugin that some point enables: it registers the plugin's app-wide part, named by
+    /// the plugin's id (the owner of its routes).
+    public func modules() -> [any AppModule] {
+        let (entries, declarations) = state.withLock { ($0.entries, $0.declarations) }
+        let enabled = Set(declarations.values.joined().filter(\.isEnabled).map(\.plugin))
+        return entries.values.filter { enabled.contains($0.id) }.sorted { $0.id < $1.id }.map { PluginModule(entry: $0) }
+    }
+
+    func entry(_ id: String) -> Entry? {
+        state.withLock { $0.entries[id] }
+    }
+
+    /// A new container of `point`'s enabled plugins, made in declared order.
+    public func container<Point: ExtensionPoint>(_ point: Point.Type, router: Router) -> PluginContainer<Point> {
+        PluginContainer(registry: self, router: router)
+    }
+}
+
+/// A plugin's app-wide part, booted like a component's module.
+struct PluginModule: AppModule {
+    let entry: PluginRegistry.Entry
+    var name: String { entry.id }
+
+    func register(in context: ModuleContext) throws {
+        try entry.register(context)
+    }
+}

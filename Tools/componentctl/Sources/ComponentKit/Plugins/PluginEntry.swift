@@ -1,0 +1,100 @@
+/// One entry of components.yaml's `plugins:`: a plugin an extension point gets, in the entry's position.
+public struct PluginEntry: Sendable, Hashable {
+    /// One setting of the entry.
+    public struct Setting: Sendable, Hashable {
+        /// Its name.
+        public var name: String
+        /// Its value.
+        public var value: SettingValue
+        /// Where the value is written.
+        public var location: SourceLocation
+    }
+
+    /// The extension point, `<interface component>/<point>`.
+    public var point: String
+    /// The plugin component's name.
+    public var plugin: String
+    /// false leaves the plugin out of the App without removing the entry.
+    public var isEnabled: Bool
+    /// The settings, in file order.
+    public var settings: [Setting]
+    /// Where the entry's `plugin:` value is written.
+    public var location: SourceLocation
+    /// Where the entry (the list item) starts.
+    public var entryStart: SourceLocation
+}
+
+/// A setting's value, typed as YAML writes it: a plain `3` is an int, `2.5` a number, `true` a bool,
+/// anything quoted or else a string.
+public enum SettingValue: Sendable, Hashable {
+    /// A whole number.
+    case int(Int)
+    /// A number with a fraction.
+    case number(Double)
+    /// Text.
+    case string(String)
+    /// true or false.
+    case bool(Bool)
+
+    /// The value of `scalar`.
+    init(_ scalar: YAMLScalar) {
+        guard scalar.style == .plain else {
+            self = .string(scalar.value)
+            return
+        }
+        switch scalar.value {
+        case "true": self = .bool(true)
+        case "false": self = .bool(false)
+        default:
+            if let int = Int(scalar.value) {
+                self = .int(int)
+            } else if let number = Double(scalar.value), scalar.value.contains(where: \.isNumber), number.isFinite {
+                self = .number(number)
+            } else {
+                self = .string(scalar.value)
+            }
+        }
+    }
+
+    /// The name of the value's type, as a plugin's schema writes it.
+    public var typeName: String {
+        switch self {
+        case .int: "int"
+        case .number: "number"
+        case .string: "string"
+        case .bool: "bool"
+        }
+    }
+
+    /// Whether the value fits the schema type `type` (a whole number is a number too).
+    public func fits(_ type: String) -> Bool {
+        typeName == type || (type == "number" && typeName == "int")
+    }
+
+    /// The value as a Swift `PluginSettingValue` expression, for the generated wiring.
+    public var swiftLiteral: String {
+        switch self {
+        case .int(let value): ".int(\(value))"
+        case .number(let value): ".number(\(value))"
+        case .bool(let value): ".bool(\(value))"
+        case .string(let value): ".string(\(swiftString(value)))"
+        }
+    }
+}
+
+/// `text` as a Swift string literal.
+func swiftString(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": result += "\\\\"
+        case "\"": result += "\\\""
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        default:
+            if scalar.value < 0x20 { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
+        }
+    }
+    return result + "\""
+}

@@ -1,0 +1,130 @@
+/// An extension point a source declares: a type conforming to `ExtensionPoint` with its
+/// `static let id: ExtensionPointID = "..."`.
+public struct ExtensionPointDeclaration: Sendable, Hashable, Codable {
+    /// The point's id as written.
+    public var id: String
+    /// The type's name (what the App's generated wiring names).
+    public var typeName: String
+    /// 1-based line of the id.
+    public var line: Int
+    /// 1-based column of the id.
+    public var column: Int
+}
+
+/// A plugin definition a source declares: a type conforming to `PluginDefinition`, its
+/// `static let id = "..."` and its `static let settings: PluginSchema = [...]`.
+public struct PluginDefinitionDeclaration: Sendable, Hashable, Codable {
+    /// The type's name.
+    public var typeName: String
+    /// The id, when written as a literal.
+    public var id: String?
+    /// The settings and their types (`int`, `number`, `string`, `bool`).
+    public var settings: [String: String]
+    /// 1-based line of the type's name.
+    public var line: Int
+    /// 1-based column of the type's name.
+    public var column: Int
+}
+
+/// Reads the plugin facts of a Swift source with the lexer: extension points and plugin definitions.
+/// It reads what the declarations say as literals; a conformance added in an extension elsewhere is not seen.
+public enum PluginScanner {
+    /// The extension points and plugin definitions of the Swift source `bytes`.
+    public static func scan(_ bytes: [UInt8]) -> (points: [ExtensionPointDeclaration], definitions: [PluginDefinitionDeclaration]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var stream = TokenStream(lexer: SwiftLexer(buffer))
+            var points: [ExtensionPointDeclaration] = []
+            var definitions: [PluginDefinitionDeclaration] = []
+            // The innermost type declaration whose body we are in, with the brace depth of its body.
+            var current: (name: String, isPoint: Bool, isDefinition: Bool, depth: Int)?
+            var depth = 0
+            var previous: SwiftToken?
+            while let token = stream.next() {
+                defer { previous = token }
+                if token.isPunctuation("{") { depth += 1; continue }
+                if token.isPunctuation("}") {
+                    depth -= 1
+                    if let open = current, depth < open.depth { current = nil }
+                    continue
+                }
+                let lexer = stream.lexer
+                if token.isPlainWord, ["enum", "struct", "class", "actor"].contains(lexer.text(token.range)), previous?.isPunctuation(".") != true,
+                    let name = stream.next(), name.isWord
+                {
+                    let conformances = readConformances(&stream)
+                    let isPoint = conformances.contains("ExtensionPoint")
+                    let isDefinition = conformances.contains("PluginDefinition")
+                    if isPoint || isDefinition {
+                        current = (lexer.text(name.range), isPoint, isDefinition, depth + 1)
+                        if isDefinition {
+                            definitions.append(
+                                PluginDefinitionDeclaration(
+                                    typeName: lexer.text(name.range), id: nil, settings: [:], line: name.line, column: lexer.column(of: name)))
+                        }
+                    }
+                    continue
+                }
+                guard let open = current, depth == open.depth, token.isPlainWord, lexer.token(token, is: "static") else { continue }
+                guard let keyword = stream.next(), keyword.isPlainWord, lexer.token(keyword, is: "let") || lexer.token(keyword, is: "var"),
+                    let name = stream.next(), name.isWord
+                else { continue }
+                let property = lexer.text(name.range)
+                let (annotation, value) = readInitializer(&stream)
+                if property == "id", open.isPoint, annotation == "ExtensionPointID", let value, let id = lexer.stringValue(value) {
+                    points.append(ExtensionPointDeclaration(id: id, typeName: open.name, line: value.line, column: lexer.column(of: value)))
+                } else if property == "id", open.isDefinition, let value, let id = lexer.stringValue(value) {
+                    definitions[definitions.count - 1].id = id
+                } else if property == "settings", open.isDefinition, value?.isPunctuation("[") == true {
+                    definitions[definitions.count - 1].settings = readSchema(&stream)
+                }
+            }
+            return (points, definitions)
+        }
+    }
+
+    /// The names after `:` up to the body's `{` (or a `where` clause), pushing the `{` back.
+    private static func readConformances(_ stream: inout TokenStream) -> [String] {
+        var names: [String] = []
+        guard let colon = stream.next() else { return names }
+        guard colon.isPunctuation(":") else { stream.pushBack(colon); return names }
+        while let token = stream.next() {
+            if token.isPunctuation("{") { stream.pushBack(token); break }
+            if token.isPlainWord, stream.lexer.token(token, is: "where") { continue }
+            if token.isWord { names.append(stream.lexer.text(token.range)) }
+        }
+        return names
+    }
+
+    /// After `static let name`: the type annotation's last word, if any, and the first token of the value.
+    private static func readInitializer(_ stream: inout TokenStream) -> (annotation: String?, value: SwiftToken?) {
+        var annotation: String?
+        guard var token = stream.next() else { return (nil, nil) }
+        if token.isPunctuation(":") {
+            while let next = stream.next(), !next.isPunctuation("=") {
+                if next.isPunctuation("{") { stream.pushBack(next); return (annotation, nil) }
+                if next.isWord { annotation = stream.lexer.text(next.range) }
+            }
+            guard let value = stream.next() else { return (annotation, nil) }
+            return (annotation, value)
+        }
+        guard token.isPunctuation("=") else { stream.pushBack(token); return (nil, nil) }
+        guard let value = stream.next() else { return (nil, nil) }
+        token = value
+        return (annotation, token)
+    }
+
+    /// `"key": .type, ...]` after a schema's `[` (`[:]` reads as empty).
+    private static func readSchema(_ stream: inout TokenStream) -> [String: String] {
+        var schema: [String: String] = [:]
+        var key: String?
+        while let token = stream.next(), !token.isPunctuation("]") {
+            if let text = stream.lexer.stringValue(token) {
+                key = text
+            } else if token.isWord, let pending = key {
+                schema[pending] = stream.lexer.text(token.range)
+                key = nil
+            }
+        }
+        return schema
+    }
+}
