@@ -9,32 +9,13 @@ import TestSupport
         LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
     }
 
-    /// Adds a path dependency, a target dependency and an import, so only the layering itself is wrong.
-    private func addDependency(
-        _ scratch: Scratch, component: String, target: String, on path: String, module: String, source: String
-    ) throws {
-        let manifest = "\(component)/Package.swift"
-        if try scratch.read(manifest).contains("    dependencies: [\n") {
-            try scratch.replace(in: manifest, "    dependencies: [\n", with: "    dependencies: [\n        .package(path: \"\(path)\"),\n")
-        } else {
-            try scratch.replace(in: manifest, "    targets: [\n", with: "    dependencies: [.package(path: \"\(path)\")],\n    targets: [\n")
-        }
-        if try scratch.read(manifest).contains(".target(name: \"\(target)\", dependencies: [") {
-            try scratch.replace(
-                in: manifest, ".target(name: \"\(target)\", dependencies: [", with: ".target(name: \"\(target)\", dependencies: [\"\(module)\", ")
-        } else {
-            try scratch.replace(in: manifest, ".target(name: \"\(target)\")", with: ".target(name: \"\(target)\", dependencies: [\"\(module)\"])")
-        }
-        try scratch.write("\(component)/Sources/\(target)/\(source)", "import \(module)\n")
-    }
-
     @Test func theFixtureIsClean() throws {
         #expect(try findings(Scratch.fixture()).isEmpty)
     }
 
     @Test func businessImplementationOnAnotherImplementation() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(scratch, component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
+        try scratch.addDependency(component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["implementation-to-implementation"])
         #expect(found.first?.path == "Packages/Business/Shelf/Package.swift")
@@ -44,8 +25,8 @@ import TestSupport
 
     @Test func coreOnBusinessIsUpward() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(
-            scratch, component: "Packages/Core/Cache", target: "Cache", on: "../../Interfaces/ShelfInterface",
+        try scratch.addDependency(
+            component: "Packages/Core/Cache", target: "Cache", on: "../../Interfaces/ShelfInterface",
             module: "ShelfInterface", source: "Up.swift")
         #expect(try findings(scratch).map(\.rule) == ["layer-order"])
     }
@@ -62,14 +43,14 @@ import TestSupport
 
     @Test func foundationOnFoundation() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(scratch, component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
+        try scratch.addDependency(component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
         #expect(try findings(scratch).map(\.rule) == ["same-layer-forbidden"])
     }
 
     @Test func interfaceOnAnImplementation() throws {
         let scratch = try Scratch.fixture()
-        try addDependency(
-            scratch, component: "Packages/Interfaces/ReaderInterface", target: "ReaderInterface", on: "../../Core/Cache",
+        try scratch.addDependency(
+            component: "Packages/Interfaces/ReaderInterface", target: "ReaderInterface", on: "../../Core/Cache",
             module: "Cache", source: "C.swift")
         #expect(try findings(scratch).map(\.rule) == ["interface-purity"])
     }
@@ -79,7 +60,7 @@ import TestSupport
         try scratch.replace(
             in: "components.yaml", "    - core/catalog -> core/cache\n",
             with: "    - core/catalog -> core/cache\n    - core/cache -> core/catalog\n")
-        try addDependency(scratch, component: "Packages/Core/Cache", target: "Cache", on: "../Catalog", module: "Catalog", source: "Loop.swift")
+        try scratch.addDependency(component: "Packages/Core/Cache", target: "Cache", on: "../Catalog", module: "Catalog", source: "Loop.swift")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["cycle"])
         #expect(found.first?.message == "dependency cycle: cache -> catalog -> cache")
@@ -88,7 +69,7 @@ import TestSupport
     @Test func unregisteredPackage() throws {
         let scratch = try Scratch.fixture()
         try scratch.package("Packages/Extra/Widget", name: "Widget")
-        try addDependency(scratch, component: "Packages/Business/Reader", target: "Reader", on: "../../Extra/Widget", module: "Widget", source: "W.swift")
+        try scratch.addDependency(component: "Packages/Business/Reader", target: "Reader", on: "../../Extra/Widget", module: "Widget", source: "W.swift")
         #expect(try findings(scratch).map(\.rule) == ["unknown-dependency"])
     }
 
@@ -167,8 +148,8 @@ import TestSupport
     @Test func rulesAreData() throws {
         // An explicit pair under rules.allow legalises one edge, whatever the layer's policy.
         let scratch = try Scratch.fixture()
-        try addDependency(scratch, component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
-        try addDependency(scratch, component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
+        try scratch.addDependency(component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
+        try scratch.addDependency(component: "Packages/Foundation/Kit", target: "Kit", on: "../Values", module: "Values", source: "V.swift")
         try scratch.replace(
             in: "components.yaml", "    - core/catalog -> core/cache\n",
             with: "    - core/catalog -> core/cache\n    - business/shelf -> business/reader\n")

@@ -50,6 +50,8 @@ final class ShippingSection: ProductSectionPlugin {
         }
         if total.cents >= freeOverCents {
             section.elements.append(.text("Your cart (\(total)) ships free."))
+        } else if total.cents == 0, product.price.cents >= freeOverCents {
+            section.elements.append(.text("This ships free (orders over \(threshold))."))
         } else if total.cents + product.price.cents >= freeOverCents {
             section.elements.append(.text("Add this to your cart (\(total)) and it ships free."))
         } else {

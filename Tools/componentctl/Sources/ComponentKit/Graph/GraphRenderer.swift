@@ -17,13 +17,15 @@ public enum GraphRenderer {
         var name: String
         var layer: String
         var kind: String
+        /// For a plugin, the extension point it extends.
+        var extends: String?
     }
 
     /// The graph of `analysis` in `format`.
     public static func render(_ analysis: WorkspaceAnalysis, format: Format, dotExecutable: String? = findExecutable("dot")) throws -> String {
         let checker = LayerChecker(analysis: analysis)
         let cycleEdges = Set(DependencyGraph(analysis: analysis).cycles().flatMap { cycle in zip(cycle, cycle.dropFirst()).map { "\($0.0)->\($0.1)" } })
-        let nodes = analysis.workspace.components.map { Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue) }
+        let nodes = analysis.workspace.components.map { Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue, extends: $0.extends) }
         let edges = analysis.workspace.components.flatMap { component in
             (analysis.packages[component.name]?.edges ?? []).map { edge in
                 Edge(
@@ -72,6 +74,15 @@ public enum GraphRenderer {
             }
         }
         if anchors.count > 1 { lines.append("  " + anchors.joined(separator: " -> ") + " [style=invis, weight=100];") }
+        // Each extension point hangs off its interface; its plugins attach to it with a dashed "extends".
+        for point in Set(nodes.compactMap(\.extends)).sorted() {
+            let interface = point.split(separator: "/").first.map(String.init) ?? point
+            lines.append("  \"\(point)\" [shape=cds, style=filled, fillcolor=\"#eef3ff\", label=\"\(point)\"];")
+            lines.append("  \"\(point)\" -> \"\(interface)\" [style=dotted, arrowhead=none];")
+        }
+        for node in nodes {
+            if let point = node.extends { lines.append("  \"\(node.name)\" -> \"\(point)\" [style=dashed, color=\"#3355aa\", label=\"extends\"];") }
+        }
         for edge in edges {
             let style = edge.violation.map { " [color=red, fontcolor=red, label=\"\($0)\"]" } ?? ""
             lines.append("  \"\(edge.from)\" -> \"\(edge.to)\"\(style);")
@@ -90,10 +101,16 @@ public enum GraphRenderer {
             }
             lines.append("  end")
         }
+        for point in Set(nodes.compactMap(\.extends)).sorted() {
+            lines.append("  \(id(point).replacingOccurrences(of: "/", with: "__")){{\(point)}}")
+        }
         var red: [Int] = []
         for (index, edge) in edges.enumerated() {
             lines.append("  \(id(edge.from)) --> \(id(edge.to))")
             if edge.violation != nil { red.append(index) }
+        }
+        for node in nodes {
+            if let point = node.extends { lines.append("  \(id(node.name)) -. extends .-> \(id(point).replacingOccurrences(of: "/", with: "__"))") }
         }
         if !red.isEmpty {
             lines.append("  linkStyle \(red.map(String.init).joined(separator: ",")) stroke:red,stroke-width:2px")

@@ -7,12 +7,14 @@ public enum PluginWiring {
     /// The generated file, relative to the workspace root.
     public static let path = "App/Shell/GeneratedPlugins.swift"
 
-    /// The file's content, or nil when the workspace has no plugins and no such file; `adding` gives the
+    /// The file's content, or nil when the workspace has no App shell folder (App/Shell) or no plugins and no
+    /// such file; `adding` gives the
     /// definitions of plugins whose sources are not on disk yet (a scaffold being staged).
     public static func generate(_ workspace: Workspace, adding staged: [String: [PluginCatalog.Definition]] = [:]) throws -> [UInt8]? {
         let plugins = workspace.components.filter { $0.kind == .plugin }
-        let exists = FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(path).path)
-        guard !plugins.isEmpty || !workspace.plugins.isEmpty || exists else { return nil }
+        let file = workspace.root.appendingPathComponent(path)
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        guard FileStatus.isRealFolder(file.deletingLastPathComponent()), !plugins.isEmpty || !workspace.plugins.isEmpty || exists else { return nil }
         var catalog = PluginCatalog(WorkspaceAnalysis.analyze(pluginFactsOf: workspace))
         catalog.definitions.merge(staged) { _, new in new }
 

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The plugin commands on the plugin fixture, through the built binary: list, graph, the generated
+/// wiring that sync keeps, and `new --plugin` / `remove` as inverses.
+@Suite struct PluginCommandTests {
+    private func tool(_ scratch: Scratch, _ arguments: String...) throws -> ToolProcess.Result {
+        try ToolProcess.run(arguments + ["--root", scratch.root.path])
+    }
+
+    @Test func listShowsWhatEachPluginExtends() throws {
+        let scratch = try Scratch.pluginFixture()
+        let text = try tool(scratch, "list").output
+        #expect(text.contains("ribbon            business    plugin of shelf-interface/badges  Packages/Plugins/Ribbon"))
+        let json = try tool(scratch, "list", "--format", "json").output
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(rows.first { $0["name"] as? String == "stamp" }?["extends"] as? String == "shelf-interface/badges")
+        #expect(rows.first { $0["name"] as? String == "shelf" }?["extends"] is NSNull)
+    }
+
+    @Test func graphAttachesPluginsToTheirExtensionPoint() throws {
+        let scratch = try Scratch.pluginFixture()
+        let dot = try tool(scratch, "graph").output
+        #expect(dot.contains("\"shelf-interface/badges\" [shape=cds"))
+        #expect(dot.contains("\"shelf-interface/badges\" -> \"shelf-interface\" [style=dotted"))
+        #expect(dot.contains("\"ribbon\" -> \"shelf-interface/badges\" [style=dashed, color=\"#3355aa\", label=\"extends\"];"))
+        let mermaid = try tool(scratch, "graph", "--format", "mermaid").output
+        #expect(mermaid.contains("stamp -. extends .-> shelf_interface__badges"))
+    }
+
+    @Test func syncWritesTheWiringFromTheDeclarationAndCheckNoticesAStaleOne() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        let stale = try tool(scratch, "sync", "--check")
+        #expect(stale.status == 1)
+        #expect(stale.output.contains("regenerate App/Shell/GeneratedPlugins.swift from components.yaml's plugins"))
+        #expect(try tool(scratch, "sync").status == 0)
+        let wiring = try scratch.read("App/Shell/GeneratedPlugins.swift")
+        #expect(wiring.contains("import Ribbon\nimport Router\nimport ShelfInterface\nimport Stamp\n"), "the router module of the template, where PluginDeclaration lives")
+        #expect(wiring.contains("        ShelfBadges.self,\n"))
+        #expect(wiring.contains("        RibbonPlugin.self,\n        StampPlugin.self,\n"))
+        #expect(
+            wiring.contains(
+                "PluginDeclaration(point: \"shelf-interface/badges\", plugin: \"ribbon\", settings: [\"label\": .string(\"New\"), \"size\": .int(2)], source: \"components.yaml:74:15\"),\n"
+                    + "        PluginDeclaration(point: \"shelf-interface/badges\", plugin: \"stamp\", isEnabled: false, source: \"components.yaml:78:15\"),"))
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+
+        try scratch.replace(in: "components.yaml", "      enabled: false\n", with: "      enabled: true\n")
+        #expect(try tool(scratch, "sync", "--check").status == 1)
+        #expect(try tool(scratch, "sync").status == 0)
+        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
+    }
+
+    @Test func newPluginThenRemoveLeavesTheWorkspaceAsItWas() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "wiring")
+        let before = try scratch.listing()
+        let files = try ["components.yaml", "Package.swift", "App/Shell/GeneratedPlugins.swift"].map { try scratch.read($0) }
+
+        let created = try tool(scratch, "new", "Sticker", "--plugin", "shelf/badges")
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.hasPrefix("Created plugin sticker at Packages/Plugins/Sticker, extending shelf-interface/badges"))
+        #expect(try scratch.read("components.yaml").hasSuffix("    - plugin: stamp\n      enabled: false\n    - plugin: sticker\n"))
+        #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Plugins/Sticker\"),"))
+        #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Interfaces/ShelfInterface\"),"))
+        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("StickerPlugin.self"))
+        let source = try scratch.read("Packages/Plugins/Sticker/Sources/Sticker/StickerPlugin.swift")
+        #expect(source.contains("public static let id = \"sticker\"") && source.contains("(at Packages/Plugins/Sticker)"))
+        #expect(try scratch.read("Packages/Plugins/Sticker/Package.swift").contains(".package(path: \"../../../Packages/Interfaces/ShelfInterface\")"))
+        #expect(try tool(scratch, "check-layers").status == 0)
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "sticker")
+        let removed = try tool(scratch, "remove", "sticker")
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(try scratch.listing() == before)
+        let after = try ["components.yaml", "App/Shell/GeneratedPlugins.swift"].map { try scratch.read($0) }
+        #expect(after == [files[0], files[2]])
+        // Kept on purpose: the interface's package line the plugin needed, which the App may use for itself.
+        #expect(try scratch.read("Package.swift") == files[1].replacingOccurrences(
+            of: "    .package(path: \"Packages/Business/Reader\"),\n", with: "    .package(path: \"Packages/Business/Reader\"),\n    .package(path: \"Packages/Interfaces/ShelfInterface\"),\n")
+            .replacingOccurrences(
+                of: "    .product(name: \"Reader\", package: \"Reader\"),\n", with: "    .product(name: \"Reader\", package: \"Reader\"),\n    .product(name: \"ShelfInterface\", package: \"ShelfInterface\"),\n"))
+    }
+
+    @Test func removingTheLastPluginOfAPointRemovesItsDeclaration() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        let yaml = try scratch.read("components.yaml")
+        let result = try tool(scratch, "remove", "ribbon", "stamp")
+        #expect(result.status == 0, "\(result.error)")
+        let expected = yaml.components(separatedBy: "\n# Which plugins")[0].replacingOccurrences(
+            of: #"(?s)  ribbon:\n.*?\n\n  shelf-interface:"#, with: "\n  shelf-interface:", options: .regularExpression)
+        #expect(try scratch.read("components.yaml") == expected + "\n# Which plugins each extension point gets, in order.\n")
+        #expect(try tool(scratch, "check-layers").status == 0)
+    }
+
+    @Test(arguments: [
+        (["new", "Sticker", "--plugin", "shelf/covers"], "No interface declares the extension point 'shelf-interface/covers'. Did you mean 'shelf-interface/badges'?"),
+        (["new", "Sticker", "--plugin", "shelve/badges"], "Unknown extension point 'shelve/badges'."),
+        (["new", "Sticker", "--plugin", "badges"], "Write it as <interface or feature>/<point>; the points are shelf-interface/badges."),
+        (["new", "Ribbon", "--plugin", "shelf/badges"], "'ribbon' collides with the existing component 'ribbon'"),
+        (["new", "sticker", "--plugin", "shelf/badges"], "'sticker' is not a component name"),
+        (["new", "Sticker", "--plugin", "shelf/badges", "--layer", "business"], "give --plugin POINT or --layer LAYER, not both"),
+    ])
+    func badPluginScaffoldsChangeNothing(arguments: [String], expected: String) throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        let before = try scratch.listing()
+        let result = try ToolProcess.run(arguments + ["--root", scratch.root.path])
+        #expect(result.status == 2)
+        #expect(result.error.contains(expected), "\(result.error)")
+        #expect(try scratch.listing() == before)
+    }
+
+    @Test func aPointWithoutATemplateSaysWhereOneGoes() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Interfaces/ShelfInterface/PluginTemplates"))
+        let result = try tool(scratch, "new", "Sticker", "--plugin", "shelf-interface/badges")
+        #expect(result.status == 2)
+        #expect(result.error.contains("'shelf-interface/badges' has no plugin template: add Packages/Interfaces/ShelfInterface/PluginTemplates/badges/"))
+    }
+}
