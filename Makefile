@@ -41,6 +41,7 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/pin.sh
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh
+	Tools/plugin-bench/run.sh
 	Tools/router-bench/run.sh
 
 fault-test: setup

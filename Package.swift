@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", .product(name: "Router", package: "Router")],
+            dependencies: ["App", "Shell", .product(name: "Router", package: "Router")],
             path: "Tests/AppTests"
         ),
     ]

@@ -16,6 +16,8 @@ public struct AppRunner: Sendable {
     public var readLine: @Sendable () -> String?
     /// The environment (database location, layout override).
     public var environment: [String: String]
+    /// The plugins the App boots with: the generated wiring (tests give their own).
+    public var plugins = AppPlugins.generated
 
     /// A runner on the process's standard streams and environment.
     public static func standard() -> AppRunner {
@@ -167,7 +169,7 @@ public struct AppRunner: Sendable {
     private func withApp(_ body: (Bootstrap) async -> Int32) async -> Int32 {
         let app: Bootstrap
         do {
-            app = try await Bootstrap.boot(environment: environment, log: errorOutput)
+            app = try await Bootstrap.boot(environment: environment, plugins: plugins, log: errorOutput)
         } catch let error as PluginConfigurationError {
             errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
             return 2

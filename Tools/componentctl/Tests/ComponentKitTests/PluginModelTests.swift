@@ -42,15 +42,33 @@ import TestSupport
 
     @Test(arguments: [
         ("    - plugin: stamp\n", "    - plugin: stmp\n", "components.yaml:78:15: error: unknown plugin 'stmp'. Fix: did you mean 'stamp'?"),
-        ("    - plugin: stamp\n      enabled: false\n", "    - plugin: ribbon\n", "error: plugin 'ribbon' is listed twice under 'shelf-interface/badges' (first at line 74)"),
-        ("  shelf-interface/badges:\n", "  shelf-interface/covers:\n", "error: plugin 'ribbon' extends 'shelf-interface/badges', not 'shelf-interface/covers'. Fix: list it under 'shelf-interface/badges'"),
-        ("  shelf-interface/badges:\n", "  shelf/badges:\n", "error: extension point 'shelf/badges' names 'shelf', which is not an interface. Fix: extension points live in interfaces: write 'shelf-interface/badges'"),
+        (
+            "    - plugin: stamp\n      enabled: false\n", "    - plugin: ribbon\n",
+            "error: plugin 'ribbon' is listed twice under 'shelf-interface/badges' (first at line 74)"
+        ),
+        (
+            "  shelf-interface/badges:\n", "  shelf-interface/covers:\n",
+            "error: plugin 'ribbon' extends 'shelf-interface/badges', not 'shelf-interface/covers'. Fix: list it under 'shelf-interface/badges'"
+        ),
+        (
+            "  shelf-interface/badges:\n", "  shelf/badges:\n",
+            "error: extension point 'shelf/badges' names 'shelf', which is not an interface. Fix: extension points live in interfaces: write 'shelf-interface/badges'"
+        ),
         ("  shelf-interface/badges:\n", "  badges:\n", "error: extension point 'badges' is not '<interface component>/<point>'"),
         ("      enabled: false\n", "      enabled: maybe\n", "error: enabled of plugin 'stamp' must be true or false, not 'maybe'"),
         ("    - plugin: stamp\n", "    - plugin: shelf\n", "error: 'shelf' is not a plugin (it is of kind implementation)"),
-        ("    kind: plugin\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "    kind: plugin\n    version: 1.0.0\n  stamp:", "error: plugin 'ribbon' does not say which extension point it extends"),
-        ("    interface: shelf-interface\n", "    interface: shelf-interface\n    extends: shelf-interface/badges\n", "error: component 'shelf' says 'extends' but is of kind implementation"),
-        ("    kind: plugin\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "    kind: plugn\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "Fix: use implementation, interface or plugin"),
+        (
+            "    kind: plugin\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "    kind: plugin\n    version: 1.0.0\n  stamp:",
+            "error: plugin 'ribbon' does not say which extension point it extends"
+        ),
+        (
+            "    interface: shelf-interface\n", "    interface: shelf-interface\n    extends: shelf-interface/badges\n",
+            "error: component 'shelf' says 'extends' but is of kind implementation"
+        ),
+        (
+            "    kind: plugin\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:",
+            "    kind: plugn\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "Fix: use implementation, interface or plugin"
+        ),
     ])
     func declarationMistakesAreConfigurationErrorsWithTheirPlace(old: String, new: String, expected: String) throws {
         let scratch = try Scratch.pluginFixture()
@@ -106,7 +124,8 @@ import TestSupport
     @Test func aPointIdMustNameItsInterface() throws {
         let scratch = try Scratch.pluginFixture()
         try scratch.replace(
-            in: "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/ShelfBadges.swift", "public enum ShelfBadges: ExtensionPoint {\n    public static let id: ExtensionPointID = \"shelf-interface/badges\"",
+            in: "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/ShelfBadges.swift",
+            "public enum ShelfBadges: ExtensionPoint {\n    public static let id: ExtensionPointID = \"shelf-interface/badges\"",
             with: "public enum ShelfBadges: ExtensionPoint {\n    public static let id: ExtensionPointID = \"reader-interface/badges\"")
         let found = try findings(scratch).filter { $0.rule == "extension-point-id" }
         #expect(found.map(\.path) == ["Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/ShelfBadges.swift"])
@@ -118,20 +137,22 @@ import TestSupport
         try scratch.replace(in: "components.yaml", "        label: New\n        size: 2\n", with: "        label: 7\n        size: big\n        colour: red\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["plugin-setting", "plugin-setting", "plugin-setting"])
-        #expect(found.map(\.text) == [
-            "components.yaml:76:16: error: setting 'label' of plugin 'ribbon' must be string, not int. Fix: quote the value [plugin-setting]",
-            "components.yaml:77:15: error: setting 'size' of plugin 'ribbon' must be int, not string. Fix: write a value of type int (quoted values are strings) [plugin-setting]",
-            "components.yaml:78:17: error: plugin 'ribbon' has no setting 'colour'. Fix: its settings are label, size (Packages/Plugins/Ribbon/Sources/Ribbon/RibbonPlugin.swift:6) [plugin-setting]",
-        ])
+        #expect(
+            found.map(\.text) == [
+                "components.yaml:76:16: error: setting 'label' of plugin 'ribbon' must be string, not int. Fix: quote the value [plugin-setting]",
+                "components.yaml:77:15: error: setting 'size' of plugin 'ribbon' must be int, not string. Fix: write a value of type int (quoted values are strings) [plugin-setting]",
+                "components.yaml:78:17: error: plugin 'ribbon' has no setting 'colour'. Fix: its settings are label, size (Packages/Plugins/Ribbon/Sources/Ribbon/RibbonPlugin.swift:6) [plugin-setting]",
+            ])
     }
 
     @Test func aPluginDefinesOneDefinitionWithItsOwnName() throws {
         let scratch = try Scratch.pluginFixture()
         try scratch.replace(in: "Packages/Plugins/Stamp/Sources/Stamp/StampPlugin.swift", "\"stamp\"", with: "\"stmp\"")
         let found = try findings(scratch)
-        #expect(found.map(\.text) == [
-            "Packages/Plugins/Stamp/Sources/Stamp/StampPlugin.swift:5:13: error: StampPlugin's id is 'stmp', not the component's name 'stamp'. Fix: write 'public static let id = \"stamp\"' [plugin-definition]"
-        ])
+        #expect(
+            found.map(\.text) == [
+                "Packages/Plugins/Stamp/Sources/Stamp/StampPlugin.swift:5:13: error: StampPlugin's id is 'stmp', not the component's name 'stamp'. Fix: write 'public static let id = \"stamp\"' [plugin-definition]"
+            ])
         try scratch.write("Packages/Plugins/Stamp/Sources/Stamp/StampPlugin.swift", "public struct Nothing {}\n")
         #expect(try findings(scratch).filter { $0.severity == .error }.map(\.rule) == ["plugin-definition"])
     }

@@ -77,21 +77,21 @@ extension Scratch {
             in: "components.yaml", "\n  shelf-interface:",
             with: """
 
-              ribbon:
-                path: Packages/Plugins/Ribbon
-                layer: business
-                kind: plugin
-                extends: shelf-interface/badges
-                version: 1.0.0
-              stamp:
-                path: Packages/Plugins/Stamp
-                layer: business
-                kind: plugin
-                extends: shelf-interface/badges
-                version: 1.0.0
+                  ribbon:
+                    path: Packages/Plugins/Ribbon
+                    layer: business
+                    kind: plugin
+                    extends: shelf-interface/badges
+                    version: 1.0.0
+                  stamp:
+                    path: Packages/Plugins/Stamp
+                    layer: business
+                    kind: plugin
+                    extends: shelf-interface/badges
+                    version: 1.0.0
 
-              shelf-interface:
-            """)
+                  shelf-interface:
+                """)
         let yaml = try read("components.yaml")
         try write(
             "components.yaml",

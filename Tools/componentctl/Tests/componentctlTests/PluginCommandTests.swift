@@ -36,7 +36,9 @@ import TestSupport
         #expect(stale.output.contains("regenerate App/Shell/GeneratedPlugins.swift from components.yaml's plugins"))
         #expect(try tool(scratch, "sync").status == 0)
         let wiring = try scratch.read("App/Shell/GeneratedPlugins.swift")
-        #expect(wiring.contains("import Ribbon\nimport Router\nimport ShelfInterface\nimport Stamp\n"), "the router module of the template, where PluginDeclaration lives")
+        #expect(
+            wiring.contains("import Ribbon\nimport Router\nimport ShelfInterface\nimport Stamp\n"),
+            "the router module of the template, where PluginDeclaration lives")
         #expect(wiring.contains("        ShelfBadges.self,\n"))
         #expect(wiring.contains("        RibbonPlugin.self,\n        StampPlugin.self,\n"))
         #expect(
@@ -80,10 +82,15 @@ import TestSupport
         let after = try ["components.yaml", "App/Shell/GeneratedPlugins.swift"].map { try scratch.read($0) }
         #expect(after == [files[0], files[2]])
         // Kept on purpose: the interface's package line the plugin needed, which the App may use for itself.
-        #expect(try scratch.read("Package.swift") == files[1].replacingOccurrences(
-            of: "    .package(path: \"Packages/Business/Reader\"),\n", with: "    .package(path: \"Packages/Business/Reader\"),\n    .package(path: \"Packages/Interfaces/ShelfInterface\"),\n")
-            .replacingOccurrences(
-                of: "    .product(name: \"Reader\", package: \"Reader\"),\n", with: "    .product(name: \"Reader\", package: \"Reader\"),\n    .product(name: \"ShelfInterface\", package: \"ShelfInterface\"),\n"))
+        #expect(
+            try scratch.read("Package.swift")
+                == files[1].replacingOccurrences(
+                    of: "    .package(path: \"Packages/Business/Reader\"),\n",
+                    with: "    .package(path: \"Packages/Business/Reader\"),\n    .package(path: \"Packages/Interfaces/ShelfInterface\"),\n"
+                )
+                .replacingOccurrences(
+                    of: "    .product(name: \"Reader\", package: \"Reader\"),\n",
+                    with: "    .product(name: \"Reader\", package: \"Reader\"),\n    .product(name: \"ShelfInterface\", package: \"ShelfInterface\"),\n"))
     }
 
     @Test func removingTheLastPluginOfAPointRemovesItsDeclaration() throws {
@@ -98,7 +105,10 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["new", "Sticker", "--plugin", "shelf/covers"], "No interface declares the extension point 'shelf-interface/covers'. Did you mean 'shelf-interface/badges'?"),
+        (
+            ["new", "Sticker", "--plugin", "shelf/covers"],
+            "No interface declares the extension point 'shelf-interface/covers'. Did you mean 'shelf-interface/badges'?"
+        ),
         (["new", "Sticker", "--plugin", "shelve/badges"], "Unknown extension point 'shelve/badges'."),
         (["new", "Sticker", "--plugin", "badges"], "Write it as <interface or feature>/<point>; the points are shelf-interface/badges."),
         (["new", "Ribbon", "--plugin", "shelf/badges"], "'ribbon' collides with the existing component 'ribbon'"),

@@ -111,10 +111,11 @@ private func words(_ container: PluginContainer<Words>) async -> [String] {
     #expect(container.members.map(\.id) == ["alpha", "beta"])
     #expect(await words(container) == ["beta"])
     #expect(container.failures.map(\.plugin) == ["gamma", "alpha"])
-    #expect(failures.all == [
-        "plugin 'gamma' of words-interface/words failed while attaching and is left out: broken on purpose",
-        "plugin 'alpha' of words-interface/words failed while contributing and is left out: broken on purpose",
-    ])
+    #expect(
+        failures.all == [
+            "plugin 'gamma' of words-interface/words failed while attaching and is left out: broken on purpose",
+            "plugin 'alpha' of words-interface/words failed while contributing and is left out: broken on purpose",
+        ])
 }
 
 @Test func theLifecycleRunsInOrderAndDetachOnceLastFirst() async throws {
@@ -125,9 +126,10 @@ private func words(_ container: PluginContainer<Words>) async -> [String] {
     await container.disappear()
     container.detach()
     container.detach()
-    #expect(journal.all == [
-        "alpha attach", "beta attach", "alpha appear", "beta appear", "alpha disappear", "beta disappear", "beta detach", "alpha detach",
-    ])
+    #expect(
+        journal.all == [
+            "alpha attach", "beta attach", "alpha appear", "beta appear", "alpha disappear", "beta disappear", "beta detach", "alpha detach",
+        ])
 }
 
 @Test func aContainersBusReachesItsOwnPluginsOnlyUnlessForwarded() async throws {

@@ -13,7 +13,8 @@ private func makeHarness(shown: Int? = nil) throws -> ProductPageHarness {
     let harness = ProductPageHarness()
     try harness.router.services.register(Storage.self, owner: "test", instance: try Storage())
     let settings: [String: PluginSettingValue] = shown.map { ["shown": .int($0)] } ?? [:]
-    try harness.install([ReviewsPlugin.self], declarations: [PluginDeclaration(point: ProductSections.id, plugin: "reviews", settings: settings, source: "test")])
+    try harness.install(
+        [ReviewsPlugin.self], declarations: [PluginDeclaration(point: ProductSections.id, plugin: "reviews", settings: settings, source: "test")])
     return harness
 }
 

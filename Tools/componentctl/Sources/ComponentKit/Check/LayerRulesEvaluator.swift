@@ -75,7 +75,9 @@ public struct LayerRulesEvaluator: Sendable {
                     rule: "plugin-depends-on-plugin", message: "plugin '\(from.name)' depends on plugin '\(to.name)'",
                     fix: "plugins do not know each other: publish an event declared in an interface on the container's bus instead")
             }
-            if let host = to.extends.flatMap({ $0.split(separator: "/").first }).flatMap({ interface in components.values.first { $0.interface == String(interface) } }),
+            if let host = to.extends.flatMap({ $0.split(separator: "/").first }).flatMap({ interface in
+                components.values.first { $0.interface == String(interface) }
+            }),
                 host.name == from.name
             {
                 return Violation(

@@ -113,7 +113,8 @@ struct PluginChecks {
             findings.append(
                 Diagnostic(
                     path: definition.file, line: definition.line, column: definition.column,
-                    message: "\(definition.typeName)'s id is \(definition.id.map { "'\($0)'" } ?? "not a string literal"), not the component's name '\(plugin.name)'",
+                    message:
+                        "\(definition.typeName)'s id is \(definition.id.map { "'\($0)'" } ?? "not a string literal"), not the component's name '\(plugin.name)'",
                     fix: "write 'public static let id = \"\(plugin.name)\"'", rule: "plugin-definition"))
         }
         for (name, type) in definition.settings.sorted(by: { $0.key < $1.key }) where !Self.settingTypes.contains(type) {

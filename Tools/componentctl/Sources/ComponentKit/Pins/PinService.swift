@@ -137,7 +137,9 @@ public enum PinService {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
         }
-        if let wiring = try PluginWiring.generate(workspace), FileManager.default.contents(atPath: root.appendingPathComponent(PluginWiring.path).path) != Data(wiring) {
+        if let wiring = try PluginWiring.generate(workspace),
+            FileManager.default.contents(atPath: root.appendingPathComponent(PluginWiring.path).path) != Data(wiring)
+        {
             changes.append("regenerate \(PluginWiring.path) from components.yaml's plugins")
             transaction.write(PluginWiring.path, wiring)
         }

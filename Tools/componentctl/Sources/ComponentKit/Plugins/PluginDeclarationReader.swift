@@ -40,8 +40,12 @@ extension SchemaReader {
             return false
         }
         guard let interface = byName[parts[0]] else {
-            let hint = Suggestion.closest(to: parts[0], in: byName.values.filter { $0.kind == .interface }.map(\.name)).map { "did you mean '\($0)/\(parts[1])'?" }
-            error(at: location, "extension point '\(point)' names '\(parts[0])', which is not a component", fix: hint ?? "name the interface component that declares the point")
+            let hint = Suggestion.closest(to: parts[0], in: byName.values.filter { $0.kind == .interface }.map(\.name)).map {
+                "did you mean '\($0)/\(parts[1])'?"
+            }
+            error(
+                at: location, "extension point '\(point)' names '\(parts[0])', which is not a component",
+                fix: hint ?? "name the interface component that declares the point")
             return false
         }
         guard interface.kind == .interface else {
@@ -92,7 +96,8 @@ extension SchemaReader {
         var valid = true
         if let component = byName[name] {
             if component.kind != .plugin {
-                error(at: pluginNode.start, "'\(name)' is not a plugin (it is of kind \(component.kind.rawValue))", fix: "list components of 'kind: plugin' only")
+                error(
+                    at: pluginNode.start, "'\(name)' is not a plugin (it is of kind \(component.kind.rawValue))", fix: "list components of 'kind: plugin' only")
                 valid = false
             } else if pointIsKnown, let extends = component.extends, extends != point {
                 error(at: pluginNode.start, "plugin '\(name)' extends '\(extends)', not '\(point)'", fix: "list it under '\(extends)'")
@@ -100,7 +105,9 @@ extension SchemaReader {
             }
         } else {
             let plugins = byName.values.filter { $0.kind == .plugin }.map(\.name)
-            let hint = Suggestion.closest(to: name, in: plugins).map { "did you mean '\($0)'?" } ?? "add it with 'componentctl new NAME --plugin \(point)', or remove the entry"
+            let hint =
+                Suggestion.closest(to: name, in: plugins).map { "did you mean '\($0)'?" }
+                ?? "add it with 'componentctl new NAME --plugin \(point)', or remove the entry"
             error(at: pluginNode.start, "unknown plugin '\(name)'", fix: hint)
             valid = false
         }

@@ -74,21 +74,24 @@ public enum PluginScaffold {
         let interface = named.kind == .interface ? named.name : named.interface ?? named.name
         guard let point = catalog.point("\(interface)/\(parts[1])") else {
             let hint = Suggestion.closest(to: "\(interface)/\(parts[1])", in: known).map { "Did you mean '\($0)'? " } ?? ""
-            throw ToolError("No interface declares the extension point '\(interface)/\(parts[1])'. \(hint)\(list.prefix(1).uppercased() + list.dropFirst()).", status: .usage)
+            throw ToolError(
+                "No interface declares the extension point '\(interface)/\(parts[1])'. \(hint)\(list.prefix(1).uppercased() + list.dropFirst()).",
+                status: .usage)
         }
         return point
     }
 
-    /// The template folder's files, with the placeholders replaced (`.template` dropped from the names).
+    /// The template folder's `.template` files, with the placeholders replaced and `.template` dropped from
+    /// their names (other files there are notes for people and tools, not part of a new plugin).
     private static func render(_ folder: URL, values: [String]) throws -> [String: String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [:] }
         var files: [String: String] = [:]
         while let relative = enumerator.nextObject() as? String {
-            guard !FileStatus.isRealFolder(folder.appendingPathComponent(relative)) else { continue }
+            guard relative.hasSuffix(".template"), !FileStatus.isRealFolder(folder.appendingPathComponent(relative)) else { continue }
             guard let text = try? String(contentsOf: folder.appendingPathComponent(relative), encoding: .utf8) else {
                 throw ToolError("The plugin template file \(folder.path)/\(relative) is not UTF-8 text.", status: .usage)
             }
-            var path = relative.hasSuffix(".template") ? String(relative.dropLast(".template".count)) : relative
+            var path = String(relative.dropLast(".template".count))
             var content = text
             for (placeholder, value) in zip(placeholders, values) {
                 path = path.replacingOccurrences(of: placeholder, with: value)

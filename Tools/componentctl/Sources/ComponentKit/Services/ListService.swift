@@ -46,7 +46,10 @@ public enum ListService {
         let table =
             [header]
             + rows.map {
-                [$0.name, $0.layer, $0.extends.map { "plugin of \($0)" } ?? $0.kind, $0.path, $0.version ?? "-", $0.pin ?? "-", $0.modules.joined(separator: ",")]
+                [
+                    $0.name, $0.layer, $0.extends.map { "plugin of \($0)" } ?? $0.kind, $0.path, $0.version ?? "-", $0.pin ?? "-",
+                    $0.modules.joined(separator: ","),
+                ]
             }
         return TextTable.render(table)
     }

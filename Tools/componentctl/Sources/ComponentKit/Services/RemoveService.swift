@@ -30,7 +30,8 @@ public enum RemoveService {
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
         var bytes = workspace.fileBytes
-        let ranges = try removed.map { try ComponentsFileEditor.entryRange(of: $0.name, in: workspace) }
+        let ranges =
+            try removed.map { try ComponentsFileEditor.entryRange(of: $0.name, in: workspace) }
             + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace)
         for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)

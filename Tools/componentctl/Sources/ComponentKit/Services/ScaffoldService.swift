@@ -88,7 +88,8 @@ public enum ScaffoldService {
         let counts = Dictionary(parents.map { ($0, 1) }, uniquingKeysWith: +)
         let parent =
             counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-            ?? (kind == .interface ? "Packages/Interfaces" : kind == .plugin ? "Packages/Plugins" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
+            ?? (kind == .interface
+                ? "Packages/Interfaces" : kind == .plugin ? "Packages/Plugins" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
         return parent + "/" + name
     }
 
@@ -156,7 +157,8 @@ public enum ScaffoldService {
             var result = block
             for package in packages where !block.contains(".package(path: \"\(package.folder)\")") {
                 result = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: result)
-                result = try inserting("    .product(name: \"\(package.module)\", package: \"\(package.module)\"),\n", intoArray: "componentProducts", of: result)
+                result = try inserting(
+                    "    .product(name: \"\(package.module)\", package: \"\(package.module)\"),\n", intoArray: "componentProducts", of: result)
             }
             return result
         }

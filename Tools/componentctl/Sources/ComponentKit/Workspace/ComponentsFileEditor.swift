@@ -87,7 +87,9 @@ public enum ComponentsFileEditor {
         for point in points {
             guard case .sequence(let items, _, false) = point.value else { continue }
             let gone = items.filter { item in
-                guard case .mapping(let fields, _, _) = item, case .scalar(let name)? = fields.first(where: { $0.key.value == "plugin" })?.value else { return false }
+                guard case .mapping(let fields, _, _) = item, case .scalar(let name)? = fields.first(where: { $0.key.value == "plugin" })?.value else {
+                    return false
+                }
                 return plugins.contains(name.value)
             }
             if gone.count == items.count, !items.isEmpty {

@@ -140,7 +140,8 @@ struct SchemaReader {
                 at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
                 fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
         }
-        return Component(name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, version: version, pin: pin, location: key.start)
+        return Component(
+            name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, version: version, pin: pin, location: key.start)
     }
 
     private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) {

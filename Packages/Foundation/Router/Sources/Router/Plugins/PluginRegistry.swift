@@ -67,7 +67,9 @@ public final class PluginRegistry: Sendable {
     private static func check(_ declaration: PluginDeclaration, known: Set<ExtensionPointID>, entries: [String: Entry]) -> [PluginConfigurationError.Problem] {
         let source = declaration.source
         guard known.contains(declaration.point) else {
-            let hint = closest(declaration.point.rawValue, in: known.map(\.rawValue)).map { "did you mean '\($0)'?" } ?? "the App declares \(known.map(\.rawValue).sorted().joined(separator: ", "))"
+            let hint =
+                closest(declaration.point.rawValue, in: known.map(\.rawValue)).map { "did you mean '\($0)'?" }
+                ?? "the App declares \(known.map(\.rawValue).sorted().joined(separator: ", "))"
             return [.init(source: source, message: "unknown extension point '\(declaration.point)'", fix: hint)]
         }
         guard let entry = entries[declaration.plugin] else {
