@@ -40,7 +40,7 @@ func app(_ plugins: [any PluginDefinition.Type]) async throws -> Router {
 }
 
 /// Median nanoseconds per call of `body` over `rounds` rounds of `count` calls, after a warm-up round.
-func time(_ count: Int, rounds: Int = 15, _ body: () async throws -> Int) async throws -> Double {
+func time(_ count: Int, rounds: Int = 9, _ body: () async throws -> Int) async throws -> Double {
     var samples: [Double] = []
     var checksum = 0
     for round in 0...rounds {
@@ -51,6 +51,21 @@ func time(_ count: Int, rounds: Int = 15, _ body: () async throws -> Int) async 
     }
     if checksum == Int.min { print("") }
     return samples.sorted()[samples.count / 2] / Double(count)
+}
+
+/// Makes a page, asks each plugin for its section once, and detaches it: a page's whole life.
+func freshPage(_ router: Router) async -> Int {
+    let page = router.plugins.container(ProductSections.self, router: router)
+    let product = ProductSummary(id: 1, name: "Mug", price: Money(cents: 1250), blurb: "")
+    let made = await page.contributions { try await $0.section(for: product) }
+    page.detach()
+    return made.count
+}
+
+/// The sections of a page already made (what showing it again costs its plugins).
+func sectionsOf(_ page: PluginContainer<ProductSections>) async -> Int {
+    let product = ProductSummary(id: 1, name: "Mug", price: Money(cents: 1250), blurb: "")
+    return await page.contributions { try await $0.section(for: product) }.count
 }
 
 func render(_ router: Router) async throws -> Int {
@@ -64,35 +79,32 @@ if CommandLine.arguments.contains("--allocations") {
 let bare = try await app([])
 let full = try await app(sections)
 let alone = try await sections.asyncMap { try await app([$0]) }
-let count = 2_000
-// Each variant is measured in turn within one loop of rounds, so the machine's load touches them alike.
+let warm = alone.map { $0.plugins.container(ProductSections.self, router: $0) }
+let count = 500
+// Every variant is measured in each of 5 passes, so the machine's load touches them alike; the median wins.
 var results: [String: [Double]] = [:]
 for _ in 0..<5 {
     results["before", default: []].append(try await time(count) { try await render(bare) })
     results["with", default: []].append(try await time(count) { try await render(full) })
-    for (definition, router) in zip(sections, alone) {
-        results[definition.id, default: []].append(try await time(count) { try await render(router) })
+    for (definition, (router, page)) in zip(sections, zip(alone, warm)) {
+        results[definition.id, default: []].append(try await time(count) { await sectionsOf(page) })
+        results["fresh " + definition.id, default: []].append(try await time(100, rounds: 5) { await freshPage(router) })
     }
-    // A page made anew each time: the container's set-up, attach, and each plugin's first section.
-    results["fresh", default: []].append(
-        try await time(200, rounds: 5) {
-            let page = full.plugins.container(ProductSections.self, router: full)
-            let made = await page.contributions { try await $0.section(for: ProductSummary(id: 1, name: "Mug", price: Money(cents: 1250), blurb: "")) }
-            page.detach()
-            return made.count
-        })
+    results["fresh", default: []].append(try await time(100, rounds: 5) { await freshPage(full) })
 }
-func median(_ key: String) -> Double { let values = results[key, default: [0]].sorted(); return values[values.count / 2] }
+let medians = results.mapValues { $0.sorted()[$0.count / 2] }
+func median(_ key: String) -> Double { medians[key] ?? 0 }
+func micro(_ nanoseconds: Double) -> String { String(format: "%8.1f µs", nanoseconds / 1000) }
 let before = median("before"), with = median("with")
-print("product page, release, median of 5 × 15 rounds of \(count) opens through the router")
-print("  before the plugins (Product alone)     \(String(format: "%9.1f", before / 1000)) µs")
-print("  with reviews, recommendations, shipping \(String(format: "%8.1f", with / 1000)) µs   ratio \(String(format: "%.2f", with / before))x")
+print("product page, release build, medians of 5 passes (each the median of 9 rounds)")
+print("  opened through the router, before the plugins (Product alone)   \(micro(before))")
+print("  opened through the router, with its 3 plugins                   \(micro(with))   ratio \(String(format: "%.2f", with / before))x")
+print("  per plugin: its section on a page already shown, and a page's whole life (make, attach, first section, detach)")
 for definition in sections {
-    print(
-        "  + \(definition.id.padding(toLength: 36, withPad: " ", startingAt: 0)) \(String(format: "%9.1f", (median(definition.id) - before) / 1000)) µs per page"
-    )
+    print("    \(definition.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(micro(median(definition.id)))   \(micro(median("fresh " + definition.id)))")
 }
-print("  a fresh page (container, attach, first sections)  \(String(format: "%6.1f", median("fresh") / 1000)) µs")
+let allThree = sections.map { median($0.id) }.reduce(0, +)
+print("    all three            \(micro(allThree))   \(micro(median("fresh")))")
 
 extension Array {
     func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {

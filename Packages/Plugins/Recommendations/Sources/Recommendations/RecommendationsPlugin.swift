@@ -23,7 +23,8 @@ public enum RecommendationsPlugin: PluginDefinition {
 final class RecommendationsSection: ProductSectionPlugin {
     private let services: ServiceRegistry
     private let limit: Int
-    private let cached = Mutex<[ProductSummary]?>(nil)
+    /// The section as last computed (nil inside: nothing to recommend), until the page hears a change.
+    private let cached = Mutex<ProductSection??>(nil)
     private let counter = Mutex(0)
 
     init(services: ServiceRegistry, limit: Int) {
@@ -45,17 +46,16 @@ final class RecommendationsSection: ProductSectionPlugin {
     func section(for product: ProductSummary) async throws -> ProductSection? {
         // Without an order history (an app without orders) there is nothing to recommend from.
         guard services.isRegistered((any OrderHistory).self) else { return nil }
-        let products: [ProductSummary]
-        if let known = cached.withLock({ $0 }) {
-            products = known
-        } else {
-            products = try await compute(for: product.id)
-            cached.withLock { $0 = products }
-        }
-        guard !products.isEmpty else { return nil }
-        return ProductSection(
-            heading: "Customers also bought",
-            elements: try products.map { .link(Link(title: "\($0.name) — \($0.price)", url: try ProductRoute.Detail(id: $0.id).url())) })
+        if let known = cached.withLock({ $0 }) { return known }
+        let products = try await compute(for: product.id)
+        let section =
+            products.isEmpty
+            ? nil
+            : ProductSection(
+                heading: "Customers also bought",
+                elements: try products.map { .link(Link(title: "\($0.name) — \($0.price)", url: try ProductRoute.Detail(id: $0.id).url())) })
+        cached.withLock { $0 = .some(section) }
+        return section
     }
 
     private func compute(for productID: Int) async throws -> [ProductSummary] {

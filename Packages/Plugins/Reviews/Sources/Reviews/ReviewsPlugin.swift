@@ -57,13 +57,14 @@ struct ReviewStored: AppEvent {
     var rating: Int
 }
 
-/// One page's reviews section.
+/// One page's reviews section, kept until a review of its product is stored.
 final class ReviewsSection: ProductSectionPlugin {
     private let book: ReviewBook
     private let shown: Int
     /// The product of the page, known from the first section asked for.
     private let product = Mutex<Int?>(nil)
     private let pageEvents = Mutex<EventBus?>(nil)
+    private let cached = Mutex<ProductSection?>(nil)
 
     init(book: ReviewBook, shown: Int) {
         self.book = book
@@ -81,10 +82,12 @@ final class ReviewsSection: ProductSectionPlugin {
 
     private func stored(_ event: ReviewStored) {
         guard product.withLock({ $0 }) == event.productID, let bus = pageEvents.withLock({ $0 }) else { return }
+        cached.withLock { $0 = nil }
         bus.publish(ReviewAdded(productID: event.productID, rating: event.rating))
     }
 
     func section(for product: ProductSummary) async throws -> ProductSection? {
+        if self.product.withLock({ $0 }) == product.id, let section = cached.withLock({ $0 }) { return section }
         self.product.withLock { $0 = product.id }
         let reviews = try book.reviews(of: product.id)
         var section = ProductSection(heading: "Reviews")
@@ -100,6 +103,7 @@ final class ReviewsSection: ProductSectionPlugin {
         }
         let write = try ReviewRoute.New(id: product.id, rating: 5, text: "Great").url()
         section.elements.append(.link(Link(title: "Write a 5-star review", url: write)))
+        cached.withLock { $0 = section }
         return section
     }
 }

@@ -22,12 +22,11 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
         self.registry = registry
         let events = EventBus()
         self.events = events
-        let declarations = registry.declarations(of: Point.id)
+        let enabled = registry.enabled(Point.id)
         var members: [Member] = []
-        members.reserveCapacity(declarations.count)
+        members.reserveCapacity(enabled.count)
         var failures: [PluginFailure] = []
-        for declaration in declarations {
-            guard let entry = registry.entry(declaration.plugin) else { continue }
+        for (declaration, entry) in enabled {
             let context = PluginContext(
                 plugin: entry.id, point: Point.id, settings: PluginSettings(declaration.settings), events: events, router: router)
             do {
@@ -67,12 +66,12 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
 
     /// Tells every plugin the container is about to be shown.
     public func appear() async {
-        for member in members { await (member.plugin as? any ContainerPlugin)?.containerWillAppear() }
+        for index in members.indices { await lifecycle(of: index)?.containerWillAppear() }
     }
 
     /// Tells every plugin the container is no longer shown.
     public func disappear() async {
-        for member in members { await (member.plugin as? any ContainerPlugin)?.containerDidDisappear() }
+        for index in members.indices { await lifecycle(of: index)?.containerDidDisappear() }
     }
 
     /// Detaches every plugin, last first, once; the container is done after it.
@@ -82,7 +81,13 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
             return !state.detached
         }
         guard first else { return }
-        for member in members.reversed() { (member.plugin as? any ContainerPlugin)?.detach() }
+        for index in members.indices.reversed() { lifecycle(of: index)?.detach() }
+    }
+
+    /// The lifecycle hooks of the plugin at `index`. Casting the stored value in place: a loop over
+    /// (reversed) copies of the generic members costs an allocation per plugin in unspecialized code.
+    private func lifecycle(of index: Int) -> (any ContainerPlugin)? {
+        members[index].plugin as? any ContainerPlugin
     }
 
     /// Republishes every `E` of `bus` (usually the app-wide one) on this container's bus, while the container lives.

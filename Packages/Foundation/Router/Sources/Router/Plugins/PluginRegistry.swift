@@ -14,6 +14,9 @@ public final class PluginRegistry: Sendable {
     private struct State: Sendable {
         var entries: [String: Entry] = [:]
         var declarations: [ExtensionPointID: [PluginDeclaration]] = [:]
+        /// Each point's enabled entries with their plugins, made once at install so a container's set-up
+        /// only reads them.
+        var enabled: [ExtensionPointID: [(declaration: PluginDeclaration, entry: Entry)]] = [:]
         var report: @Sendable (PluginFailure) -> Void = { failure in
             FileHandle.standardError.write(Data("warning: \(failure)\n".utf8))
         }
@@ -58,9 +61,13 @@ public final class PluginRegistry: Sendable {
             if problems.count == before { byPoint[declaration.point, default: []].append(declaration) }
         }
         guard problems.isEmpty else { throw PluginConfigurationError(problems: problems) }
+        let enabled = byPoint.mapValues { declarations in
+            declarations.filter { $0.isEnabled }.compactMap { declaration in entries[declaration.plugin].map { (declaration, $0) } }
+        }
         state.withLock {
             $0.entries = entries
             $0.declarations = byPoint
+            $0.enabled = enabled
         }
     }
 
@@ -124,7 +131,12 @@ public final class PluginRegistry: Sendable {
 
     /// The enabled declarations of `point`, in declared order.
     public func declarations(of point: ExtensionPointID) -> [PluginDeclaration] {
-        state.withLock { $0.declarations[point] ?? [] }.filter(\.isEnabled)
+        enabled(point).map(\.declaration)
+    }
+
+    /// The enabled entries of `point` with their plugins, in declared order.
+    func enabled(_ point: ExtensionPointID) -> [(declaration: PluginDeclaration, entry: Entry)] {
+        state.withLock { $0.enabled[point] ?? [] }
     }
 
     /// One module per plugin that some point enables: it registers the plugin's app-wide part, named by
@@ -133,10 +145,6 @@ public final class PluginRegistry: Sendable {
         let (entries, declarations) = state.withLock { ($0.entries, $0.declarations) }
         let enabled = Set(declarations.values.joined().filter(\.isEnabled).map(\.plugin))
         return entries.values.filter { enabled.contains($0.id) }.sorted { $0.id < $1.id }.map { PluginModule(entry: $0) }
-    }
-
-    func entry(_ id: String) -> Entry? {
-        state.withLock { $0.entries[id] }
     }
 
     /// A new container of `point`'s enabled plugins, made in declared order.
