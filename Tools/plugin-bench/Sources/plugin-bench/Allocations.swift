@@ -66,7 +66,8 @@ enum Allocations {
         }
         let empty = try setUp(0), one = try setUp(1), eight = try setUp(8)
         let perPlugin = Double(eight - one) / 7
-        print("container set-up and detach: \(empty) allocations with no plugin, \(one) with 1, \(eight) with 8: \(String(format: "%.2f", perPlugin)) per plugin")
+        print(
+            "container set-up and detach: \(empty) allocations with no plugin, \(one) with 1, \(eight) with 8: \(String(format: "%.2f", perPlugin)) per plugin")
         print("  goal: at most 1 per plugin, the plugin's own object: \(perPlugin <= 1 ? "met" : "MISSED")")
         return perPlugin <= 1 ? 0 : 1
     }

@@ -101,7 +101,8 @@ print("  opened through the router, before the plugins (Product alone)   \(micro
 print("  opened through the router, with its 3 plugins                   \(micro(with))   ratio \(String(format: "%.2f", with / before))x")
 print("  per plugin: its section on a page already shown, and a page's whole life (make, attach, first section, detach)")
 for definition in sections {
-    print("    \(definition.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(micro(median(definition.id)))   \(micro(median("fresh " + definition.id)))")
+    print(
+        "    \(definition.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(micro(median(definition.id)))   \(micro(median("fresh " + definition.id)))")
 }
 let allThree = sections.map { median($0.id) }.reduce(0, +)
 print("    all three            \(micro(allThree))   \(micro(median("fresh")))")
