@@ -3,10 +3,10 @@
 # `componentctl check-layers` and `sync --check` on the workspace; the kill-at-random-points trials of
 # pin/release/sync; the README's code examples compiled into a scratch copy; every component's own
 # package, built and tested alone (root `swift test` never runs its dependencies' tests); the
-# integrated App's tests; the router's allocation counts (zero for a static hit); and, last, all of this
-# again in a copy of the workspace with a component added and one removed (TEMPLATE_COPY_CHECK=0 skips
-# it). ROUTER_BENCH=1
-# also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
+# integrated App's tests; the router's allocation counts (zero for a static hit); and, last, the template
+# check: a copy of the workspace with a component and a plugin added and one component removed, where the
+# steps that look at the workspace run again (TEMPLATE_COPY_CHECK=0 skips it). ROUTER_BENCH=1 also runs
+# the router's timed goals and fails on a missed one (off by default: timings follow load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
@@ -28,18 +28,26 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result a
   summary+=("$(printf '  %-20s %-7s %5ds' "$name" "$result" $((SECONDS - start)))")
 }
 
+# In the template check's copy (TEMPLATE_COPY_RUN=1) the steps whose inputs are frozen are not repeated.
+copy=${TEMPLATE_COPY_RUN:-0}
 step lint scripts/lint.sh
-step componentctl swift test --package-path Tools/componentctl
+[ "$copy" = 1 ] || step componentctl swift test --package-path Tools/componentctl
 step componentctl-builds env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests'
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
-step fault-injection Tools/componentctl/tests/fault-injection.sh
+[ "$copy" = 1 ] || step fault-injection Tools/componentctl/tests/fault-injection.sh
 step readme-examples scripts/check-readme-examples.sh
-step components "$tool" test --standalone --all --verbose
+# TEST_COMPONENTS names the components to test alone (default: all of them).
+if [ -n "${TEST_COMPONENTS:-}" ]; then
+  # shellcheck disable=SC2086 # a list of names
+  step components "$tool" test --standalone $TEST_COMPONENTS --verbose
+else
+  step components "$tool" test --standalone --all --verbose
+fi
 step app "$tool" test --integrated --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then
   step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
-else
+elif [ "$copy" != 1 ]; then
   step router-allocations Tools/router-bench/run.sh --allocations
 fi
 if [ "${TEMPLATE_COPY_CHECK:-1}" != 0 ]; then

@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .target(name: "Product", dependencies: ["ProductInterface", "CartInterface", "Router", "ScreenKit", "Models"]),
         .executableTarget(name: "ProductDemo", dependencies: ["Product", "Router", "ScreenKit"]),
-        .testTarget(name: "ProductTests", dependencies: ["Product", "ProductInterface", "Router", "ScreenKit", "Models"]),
+        .testTarget(name: "ProductTests", dependencies: ["Product", "ProductInterface", "CartInterface", "Router", "ScreenKit", "Models"]),
     ]
 )
 

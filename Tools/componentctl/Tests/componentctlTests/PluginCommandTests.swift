@@ -132,3 +132,23 @@ import TestSupport
         #expect(result.error.contains("'shelf-interface/badges' has no plugin template: add Packages/Interfaces/ShelfInterface/PluginTemplates/badges/"))
     }
 }
+
+/// The documented exit codes of plugin mistakes: a finding of check-layers is 1, a declaration that
+/// cannot be loaded is 2, each printed with its place.
+@Suite struct PluginExitCodeTests {
+    @Test func aSettingOfTheWrongTypeIsAFindingWithExitOne() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.replace(in: "components.yaml", "        size: 2\n", with: "        size: big\n")
+        let result = try ToolProcess.run(["check-layers", "--root", scratch.root.path])
+        #expect(result.status == 1)
+        #expect(result.output.contains("components.yaml:77:15: error: setting 'size' of plugin 'ribbon' must be int, not string"))
+    }
+
+    @Test func anUnknownPluginIsAConfigurationErrorWithExitTwo() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n", with: "    - plugin: stmp\n")
+        let result = try ToolProcess.run(["check-layers", "--root", scratch.root.path])
+        #expect(result.status == 2)
+        #expect(result.error.contains("components.yaml:78:15: error: unknown plugin 'stmp'. Fix: did you mean 'stamp'? [config]"))
+    }
+}

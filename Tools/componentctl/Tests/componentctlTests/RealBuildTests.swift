@@ -46,8 +46,9 @@ struct RealBuildTests {
         #expect(created.status == 0, "\(created.error)")
         #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (\(existing.count + 2) components"))
         let yaml = try scratch.read("components.yaml")
+        // After the last component (a `plugins:` section may follow).
         #expect(
-            yaml.hasSuffix(
+            yaml.contains(
                 "  \(kebab):\n    path: Packages/Business/\(name)\n    layer: business\n    interface: \(kebab)-interface\n    version: 0.1.0\n"
                     + "  \(kebab)-interface:\n    path: Packages/Interfaces/\(name)Interface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/\(name)\"),\n]"))

@@ -19,20 +19,26 @@ public final class ProductPages: Sendable {
 
     /// The page of `productID`, made on first use.
     public func page(for productID: Int) -> PluginContainer<ProductSections> {
-        let (page, made, evicted) = state.withLock { state -> (PluginContainer<ProductSections>, Bool, PluginContainer<ProductSections>?) in
-            if let index = state.pages.firstIndex(where: { $0.id == productID }) {
-                let entry = state.pages.remove(at: index)
-                state.pages.append(entry)
-                return (entry.page, false, nil)
-            }
-            let page = router.plugins.container(ProductSections.self, router: router)
-            state.pages.append((productID, page))
-            return (page, true, state.pages.count > Self.capacity ? state.pages.removeFirst().page : nil)
+        if let known = state.withLock({ Self.touch(productID, in: &$0.pages) }) { return known }
+        // Made outside the lock: making a page runs the plugins' factories and attach, which are not ours.
+        let made = router.plugins.container(ProductSections.self, router: router)
+        let (page, evicted) = state.withLock { state -> (PluginContainer<ProductSections>, PluginContainer<ProductSections>?) in
+            if let raced = Self.touch(productID, in: &state.pages) { return (raced, made) }
+            state.pages.append((productID, made))
+            return (made, state.pages.count > Self.capacity ? state.pages.removeFirst().page : nil)
         }
         // A shipping estimate depends on the cart: the host forwards cart changes to its pages on purpose.
-        if made { page.forward(CartChanged.self, from: router.events) }
+        if page === made { page.forward(CartChanged.self, from: router.events) }
         evicted?.detach()
         return page
+    }
+
+    /// The page of `productID` moved to the most recent place, if it is alive.
+    private static func touch(_ productID: Int, in pages: inout [(id: Int, page: PluginContainer<ProductSections>)]) -> PluginContainer<ProductSections>? {
+        guard let index = pages.firstIndex(where: { $0.id == productID }) else { return nil }
+        let entry = pages.remove(at: index)
+        pages.append(entry)
+        return entry.page
     }
 
     /// The sections of `product`'s page, after telling the page shown before that it disappeared.

@@ -41,9 +41,7 @@ public enum PluginScaffold {
                     column: $0.column)
             }
         }
-        guard let wiring = try PluginWiring.generate(edited, adding: [id: definitions]) else {
-            throw ToolError("Cannot wire the plugin: the workspace has no App to generate \(PluginWiring.path) for.", status: .usage)
-        }
+        let wiring = try PluginWiring.generate(edited, adding: [id: definitions])
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "new \(name) --plugin \(point.id)")
         let staged = try WorkspaceTransaction.stagingFolder(root: workspace.root).appendingPathComponent(name)
@@ -55,11 +53,15 @@ public enum PluginScaffold {
         transaction.add(folder: staged, at: folder)
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
-        transaction.write(PluginWiring.path, wiring)
+        if let wiring { transaction.write(PluginWiring.path, wiring) }
         try transaction.commit(repository: nil)
+        let wired =
+            wiring == nil
+            ? "; the workspace has no App/Shell folder, so no wiring was generated (its App must install the plugin itself)"
+            : " and wired into the App (Package.swift, \(PluginWiring.path))"
         return CommandResult(
-            output: "Created plugin \(id) at \(folder), extending \(point.id); listed last under plugins.\(point.id) in components.yaml "
-                + "and wired into the App (Package.swift, \(PluginWiring.path)). Try: swift test --package-path \(folder)\n")
+            output: "Created plugin \(id) at \(folder), extending \(point.id); listed last under plugins.\(point.id) in components.yaml"
+                + "\(wired). Try: swift test --package-path \(folder)\n")
     }
 
     /// The declared point `argument` names: `<interface>/<point>`, or `<feature>/<point>` for the feature's interface.
