@@ -53,6 +53,18 @@ import TestSupport
         #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
     }
 
+    @Test func everyCommandThatMovesTheDeclarationsLinesKeepsTheWiringInStep() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "wiring")
+        // A core component goes after the last component, above `plugins:`: every entry moves down.
+        let created = try tool(scratch, "new", "Indexer", "--layer", "core")
+        #expect(created.status == 0, "\(created.error)")
+        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("plugin: \"stamp\", isEnabled: false, source: \"components.yaml:82:15\""))
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+    }
+
     @Test func newPluginThenRemoveLeavesTheWorkspaceAsItWas() throws {
         let scratch = try Scratch.pluginFixtureRepository()
         #expect(try tool(scratch, "sync").status == 0)

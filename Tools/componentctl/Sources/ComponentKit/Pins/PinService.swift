@@ -31,7 +31,9 @@ public enum PinService {
         let previous = lock.pins[name]
         lock.pins[name] = plan.lockEntry
         var transaction = WorkspaceTransaction(root: root, summary: "pin \(name) \(version)")
-        transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace))
+        let yaml = try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace)
+        transaction.write(WorkspaceLoader.fileName, yaml)
+        try PluginWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
         let previousFolder = previous.map { PinLayout.pinFolder(ofCheckout: $0.checkout) }
@@ -53,7 +55,9 @@ public enum PinService {
             return CommandResult(output: "'\(name)' is not pinned; nothing to do.\n")
         }
         var transaction = WorkspaceTransaction(root: root, summary: "unpin \(name)")
-        transaction.write(WorkspaceLoader.fileName, try ComponentsFileEditor.removing("pin", of: name, in: context.workspace))
+        let yaml = try ComponentsFileEditor.removing("pin", of: name, in: context.workspace)
+        transaction.write(WorkspaceLoader.fileName, yaml)
+        try PluginWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
         if let entry, FileStatus.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {

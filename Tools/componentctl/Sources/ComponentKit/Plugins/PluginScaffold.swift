@@ -33,7 +33,6 @@ public enum PluginScaffold {
         let insertions = [try ScaffoldService.componentsInsertion([package], in: workspace), try declarationInsertion(id, point: point.id, in: workspace)]
         var bytes = workspace.fileBytes
         for (offset, text) in insertions.sorted(by: { $0.offset > $1.offset }) { bytes.insert(contentsOf: Array(text.utf8), at: offset) }
-        let edited = try WorkspaceLoader.load(bytes: bytes, root: workspace.root, checkingFolders: false)
         let definitions = package.files.filter { $0.key.hasSuffix(".swift") && $0.key.hasPrefix("Sources/\(name)/") }.flatMap { file in
             PluginScanner.scan(Array(file.value.utf8)).definitions.map {
                 PluginCatalog.Definition(
@@ -41,7 +40,6 @@ public enum PluginScaffold {
                     column: $0.column)
             }
         }
-        let wiring = try PluginWiring.generate(edited, adding: [id: definitions])
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "new \(name) --plugin \(point.id)")
         let staged = try WorkspaceTransaction.stagingFolder(root: workspace.root).appendingPathComponent(name)
@@ -53,15 +51,15 @@ public enum PluginScaffold {
         transaction.add(folder: staged, at: folder)
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
-        if let wiring { transaction.write(PluginWiring.path, wiring) }
+        let wired = try PluginWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: [id: definitions])
         try transaction.commit(repository: nil)
-        let wired =
-            wiring == nil
+        let wiredText =
+            !wired
             ? "; the workspace has no App/Shell folder, so no wiring was generated (its App must install the plugin itself)"
             : " and wired into the App (Package.swift, \(PluginWiring.path))"
         return CommandResult(
             output: "Created plugin \(id) at \(folder), extending \(point.id); listed last under plugins.\(point.id) in components.yaml"
-                + "\(wired). Try: swift test --package-path \(folder)\n")
+                + "\(wiredText). Try: swift test --package-path \(folder)\n")
     }
 
     /// The declared point `argument` names: `<interface>/<point>`, or `<feature>/<point>` for the feature's interface.

@@ -60,6 +60,21 @@ public enum PluginWiring {
         return Array(text.utf8)
     }
 
+    /// Adds the wiring for components.yaml as `yaml` to `transaction` when it differs from the file on
+    /// disk: every command that rewrites components.yaml calls it, since the wiring carries the line of
+    /// each declaration entry. Returns whether it did.
+    @discardableResult
+    static func update(
+        _ transaction: inout WorkspaceTransaction, yaml: [UInt8], root: URL, adding staged: [String: [PluginCatalog.Definition]] = [:]
+    ) throws -> Bool {
+        let workspace = try WorkspaceLoader.load(bytes: yaml, root: root, checkingFolders: false)
+        guard let wiring = try generate(workspace, adding: staged),
+            FileManager.default.contents(atPath: root.appendingPathComponent(path).path) != Data(wiring)
+        else { return false }
+        transaction.write(path, wiring)
+        return true
+    }
+
     private static func refusal(_ reason: String) -> ToolError {
         ToolError("Cannot generate \(path): \(reason). Run 'componentctl check-layers' for the details; nothing was changed.", status: .usage)
     }

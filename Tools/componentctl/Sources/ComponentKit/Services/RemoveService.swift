@@ -36,13 +36,7 @@ public enum RemoveService {
         for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
-        let remaining = try WorkspaceLoader.load(bytes: bytes, root: workspace.root, checkingFolders: false)
-        if let wiring = try PluginWiring.generate(remaining),
-            FileManager.default.contents(atPath: workspace.root.appendingPathComponent(PluginWiring.path).path) != Data(wiring)
-        {
-            transaction.write(PluginWiring.path, wiring)
-            touched.append(PluginWiring.path)
-        }
+        if try PluginWiring.update(&transaction, yaml: bytes, root: workspace.root) { touched.append(PluginWiring.path) }
         if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
             let edited = GeneratedBlock.manifest.removingLines(from: manifest) { line in
                 removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }

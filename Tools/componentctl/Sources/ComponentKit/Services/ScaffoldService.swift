@@ -60,7 +60,9 @@ public enum ScaffoldService {
             }
             transaction.add(folder: staged, at: package.folder)
         }
-        transaction.write(WorkspaceLoader.fileName, try appendingComponents(packages, to: workspace))
+        let yaml = try appendingComponents(packages, to: workspace)
+        transaction.write(WorkspaceLoader.fileName, yaml)
+        try PluginWiring.update(&transaction, yaml: yaml, root: workspace.root)
         var wired = ""
         if isTop {
             transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)]))
