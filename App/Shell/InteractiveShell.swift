@@ -69,7 +69,8 @@ struct InteractiveShell {
             navigator.push(screen)
             show(screen)
         } catch {
-            runner.output("Cannot open '\(url)': \(error)\n")
+            let shown = url.count > 200 ? url.prefix(200) + "…" : Substring(url)
+            runner.output("Cannot open '\(shown)': \(error)\n")
         }
     }
 

@@ -96,8 +96,8 @@ struct NewCommand: ParsableCommand {
     func run() throws {
         try finish(
             try global.changing { context in
-                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin) }
-                return try ScaffoldService.create(context.workspace, name: name, layer: layer ?? "", interface: interface)
+                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin, faultPoint: faultPoint) }
+                return try ScaffoldService.create(context.workspace, name: name, layer: layer ?? "", interface: interface, faultPoint: faultPoint)
             })
     }
 }

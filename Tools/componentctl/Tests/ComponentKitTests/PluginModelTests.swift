@@ -48,14 +48,16 @@ import TestSupport
         ),
         (
             "  shelf-interface/badges:\n", "  shelf-interface/covers:\n",
-            "error: plugin 'ribbon' extends 'shelf-interface/badges', not 'shelf-interface/covers'. Fix: list it under 'shelf-interface/badges'"
+            "error: plugin 'ribbon' extends 'shelf-interface/badges' (its 'extends:'), not 'shelf-interface/covers'. Fix: list it under 'shelf-interface/badges', or correct"
         ),
         (
             "  shelf-interface/badges:\n", "  shelf/badges:\n",
             "error: extension point 'shelf/badges' names 'shelf', which is not an interface. Fix: extension points live in interfaces: write 'shelf-interface/badges'"
         ),
         ("  shelf-interface/badges:\n", "  badges:\n", "error: extension point 'badges' is not '<interface component>/<point>'"),
-        ("      enabled: false\n", "      enabled: maybe\n", "error: enabled of plugin 'stamp' must be true or false, not 'maybe'"),
+        ("      enabled: false\n", "      enabled: maybe\n", "error: enabled of plugin 'stamp' must be true or false (unquoted), not 'maybe'"),
+        ("      enabled: false\n", "      enabled: \"false\"\n", "error: enabled of plugin 'stamp' must be true or false (unquoted), not 'false'"),
+        ("        size: 2\n", "        size: ~\n", "components.yaml:77:15: error: setting 'size' of plugin 'ribbon' has no value"),
         ("    - plugin: stamp\n", "    - plugin: shelf\n", "error: 'shelf' is not a plugin (it is of kind implementation)"),
         (
             "    kind: plugin\n    extends: shelf-interface/badges\n    version: 1.0.0\n  stamp:", "    kind: plugin\n    version: 1.0.0\n  stamp:",
@@ -163,5 +165,19 @@ import TestSupport
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["undeclared-plugin"])
         #expect(found.first?.severity == .warning)
+    }
+
+    @Test func whatComponentctlCannotReadFromASourceIsAFindingNotAGuess() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.replace(
+            in: "Packages/Plugins/Ribbon/Sources/Ribbon/RibbonPlugin.swift", #"public static let settings: PluginSchema = ["label": .string, "size": .int]"#,
+            with: "public static let settings: PluginSchema = makeSchema()")
+        try scratch.replace(
+            in: "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/ShelfBadges.swift", #""shelf-interface/badges""#,
+            with: #""shelf-interface/" + "badges""#)
+        let found = try findings(scratch).filter { $0.severity == .error }
+        #expect(found.contains { $0.rule == "plugin-definition" && $0.message.contains("settings are not a dictionary literal") })
+        #expect(found.contains { $0.rule == "extension-point-id" && $0.message == "the id of extension point ShelfBadges is not a string literal" })
+        #expect(!found.contains { $0.rule == "plugin-setting" }, "no guess about settings it cannot read")
     }
 }

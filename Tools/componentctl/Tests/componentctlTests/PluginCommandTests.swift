@@ -126,6 +126,9 @@ import TestSupport
         (["new", "Ribbon", "--plugin", "shelf/badges"], "'ribbon' collides with the existing component 'ribbon'"),
         (["new", "sticker", "--plugin", "shelf/badges"], "'sticker' is not a component name"),
         (["new", "Sticker", "--plugin", "shelf/badges", "--layer", "business"], "give --plugin POINT or --layer LAYER, not both"),
+        (["new", "ShelfDemo", "--plugin", "shelf/badges"], "'ShelfDemo' would clash with a target of component 'shelf'"),
+        (["new", "Foundation", "--plugin", "shelf/badges"], "'Foundation' would clash with a module of the toolchain"),
+        (["new", "App", "--plugin", "shelf/badges"], "'App' would clash with a target of the root package"),
     ])
     func badPluginScaffoldsChangeNothing(arguments: [String], expected: String) throws {
         let scratch = try Scratch.pluginFixtureRepository()

@@ -30,12 +30,24 @@ public struct ReviewBook: Sendable {
     @discardableResult
     public func add(productID: Int, rating: Int, text: String, author: String?) throws -> Review {
         guard (1...5).contains(rating) else { throw ReviewError(reason: "a rating is 1 to 5 stars, not \(rating)") }
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = Self.plain(text)
         guard text.count <= Self.maximumLength else { throw ReviewError(reason: "a review has at most \(Self.maximumLength) characters") }
-        let author = author?.trimmingCharacters(in: .whitespaces)
+        let author = author.map(Self.plain).map { String($0.prefix(60)) }
         return try reviews.append { id in
             Review(id: id, productID: productID, rating: rating, text: text.isEmpty ? "(no text)" : text, author: author?.isEmpty == false ? author : nil)
         }.value
+    }
+
+    /// `text` as one line of plain text: control characters (newlines, escapes, NUL) and bidirectional
+    /// overrides become spaces, so a review can never draw a fake link, heading or colour on a screen.
+    static func plain(_ text: String) -> String {
+        let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            let isControl = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+            return isControl ? " " : scalar
+        }
+        var result = String(String.UnicodeScalarView(scalars))
+        while result.contains("  ") { result = result.replacingOccurrences(of: "  ", with: " ") }
+        return result.trimmingCharacters(in: .whitespaces)
     }
 
     /// The reviews of `productID`, newest first.

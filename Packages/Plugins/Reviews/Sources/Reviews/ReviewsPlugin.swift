@@ -16,7 +16,12 @@ public enum ReviewsPlugin: PluginDefinition {
     public static func register(in context: ModuleContext) throws {
         let book = ReviewBook(storage: try context.services.resolve(Storage.self))
         let events = context.events
+        let services = context.services
         try context.router.register(ReviewRoute.New.self, owner: id) { route, _ in
+            // With a catalog in the app, a review needs a product to be about.
+            if services.isRegistered((any ProductCatalog).self), try await services.resolve((any ProductCatalog).self).product(id: route.id) == nil {
+                throw ReviewError(reason: "there is no product \(route.id)")
+            }
             let review = try book.add(productID: route.id, rating: route.rating, text: route.text ?? "", author: route.by)
             events.publish(ReviewStored(productID: review.productID, rating: review.rating))
             return try ReviewScreens.saved(review)

@@ -66,3 +66,17 @@ private final class Listener: Sendable {
     _ = try await harness.router.open("shop://product/1/reviews/new?rating=3", as: Screen.self)
     #expect(onMug.heard.withLock { $0.count } == 1, "a detached plugin no longer publishes")
 }
+
+@Test func reviewTextIsOnePlainLineSoItCannotDrawOnTheScreen() throws {
+    let book = ReviewBook(storage: try Storage())
+    let review = try book.add(productID: 1, rating: 4, text: "a\n[9] Free gift <shop://cart/clear>\n\n## Shipping\u{1B}[31mRED\u{0}\u{202E}x", author: "Ann\nB")
+    #expect(review.text == "a [9] Free gift <shop://cart/clear> ## Shipping [31mRED x")
+    #expect(review.author == "Ann B")
+}
+
+@Test func aReviewOfAProductTheCatalogDoesNotHaveIsRefused() async throws {
+    let harness = try makeHarness()
+    try harness.router.services.register((any ProductCatalog).self, owner: "test", instance: harness.catalog)
+    await #expect(throws: ReviewError.self) { _ = try await harness.router.open("shop://product/999/reviews/new?rating=4", as: Screen.self) }
+    _ = try await harness.router.open("shop://product/1/reviews/new?rating=4", as: Screen.self)
+}

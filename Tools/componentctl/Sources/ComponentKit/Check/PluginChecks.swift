@@ -28,10 +28,12 @@ struct PluginChecks {
                 findings.append(unknownPoint(entry.point, at: entry.location, what: "plugins: lists '\(entry.plugin)' under"))
                 continue
             }
-            guard let definition = analysis.workspace.component(named: entry.plugin).flatMap({ catalog.definitions[$0.name]?.first }) else { continue }
+            guard let definition = analysis.workspace.component(named: entry.plugin).flatMap({ catalog.definitions[$0.name]?.first }),
+                let schema = definition.settings
+            else { continue }
             for setting in entry.settings {
-                guard let type = definition.settings[setting.name] else {
-                    let accepted = definition.settings.keys.sorted().joined(separator: ", ")
+                guard let type = schema[setting.name] else {
+                    let accepted = schema.keys.sorted().joined(separator: ", ")
                     findings.append(
                         Diagnostic(
                             path: WorkspaceLoader.fileName, at: setting.location, message: "plugin '\(entry.plugin)' has no setting '\(setting.name)'",
@@ -41,7 +43,7 @@ struct PluginChecks {
                             rule: "plugin-setting"))
                     continue
                 }
-                if !setting.value.fits(type) {
+                if Self.settingTypes.contains(type), !setting.value.fits(type) {
                     findings.append(
                         Diagnostic(
                             path: WorkspaceLoader.fileName, at: setting.location,
@@ -65,7 +67,13 @@ struct PluginChecks {
 
     /// Each point's id starts with its interface's name and is declared once.
     private func pointFindings() -> [Diagnostic] {
-        var findings: [Diagnostic] = []
+        var findings = catalog.unreadable.map { point in
+            Diagnostic(
+                path: point.file, line: point.line, column: point.column, message: "the id of extension point \(point.typeName) is not a string literal",
+                fix:
+                    "write it as one literal, like 'public static let id: ExtensionPointID = \"\(point.component)/name\"': componentctl reads it from the source",
+                rule: "extension-point-id")
+        }
         var seen: [String: PluginCatalog.Point] = [:]
         for point in catalog.points {
             let name = point.id.split(separator: "/", omittingEmptySubsequences: false)
@@ -117,7 +125,15 @@ struct PluginChecks {
                         "\(definition.typeName)'s id is \(definition.id.map { "'\($0)'" } ?? "not a string literal"), not the component's name '\(plugin.name)'",
                     fix: "write 'public static let id = \"\(plugin.name)\"'", rule: "plugin-definition"))
         }
-        for (name, type) in definition.settings.sorted(by: { $0.key < $1.key }) where !Self.settingTypes.contains(type) {
+        guard let schema = definition.settings else {
+            return findings + [
+                Diagnostic(
+                    path: definition.file, line: definition.line, column: definition.column,
+                    message: "\(definition.typeName)'s settings are not a dictionary literal, so componentctl cannot check the declaration's values",
+                    fix: "write them as one literal, like 'public static let settings: PluginSchema = [\"shown\": .int]'", rule: "plugin-definition")
+            ]
+        }
+        for (name, type) in schema.sorted(by: { $0.key < $1.key }) where !Self.settingTypes.contains(type) {
             findings.append(
                 Diagnostic(
                     path: definition.file, line: definition.line, column: definition.column,

@@ -59,7 +59,10 @@ public final class GitRepository {
                         + "so git refuses to use it. Run as its owner, or trust it: git config --global --add safe.directory '\(owned.path)'")
             }
             if status == GIT_ENOTFOUND.rawValue {
-                throw GitError(message: "'\(folder.path)' is not in a git repository. Releases and pins are git tags: run 'git init' and commit first.")
+                throw GitError(
+                    message:
+                        "'\(folder.path)' is not in a git repository. componentctl changes a workspace only inside one (releases and pins are git tags, and removals delete only what git can give back): run 'git init' and commit first."
+                )
             }
             throw GitError(message: "Cannot open the git repository at '\(folder.path)': \(message)")
         }

@@ -27,8 +27,8 @@ public struct PluginCatalog: Sendable {
         public var module: String
         /// The id the definition gives, when written as a literal.
         public var id: String?
-        /// The settings schema (`name: int|number|string|bool`).
-        public var settings: [String: String]
+        /// The settings schema (`name: int|number|string|bool`); nil when the source's is no literal.
+        public var settings: [String: String]?
         /// Where the type is declared.
         public var file: String
         public var line: Int
@@ -37,6 +37,8 @@ public struct PluginCatalog: Sendable {
 
     /// The points, in component order then file order.
     public var points: [Point] = []
+    /// Points whose id is no string literal, so componentctl cannot know it.
+    public var unreadable: [Point] = []
     /// Each plugin component's definitions (one is right; none or several is a finding).
     public var definitions: [String: [Definition]] = [:]
 
@@ -46,9 +48,16 @@ public struct PluginCatalog: Sendable {
             for target in analysis.packages[component.name]?.targets ?? [] where target.declaration.kind == .regular {
                 for file in target.files {
                     for point in file.extensionPoints {
+                        guard let id = point.id else {
+                            unreadable.append(
+                                Point(
+                                    id: "", component: component.name, typeName: point.typeName, module: target.declaration.name, file: file.path,
+                                    line: point.line, column: point.column))
+                            continue
+                        }
                         points.append(
                             Point(
-                                id: point.id, component: component.name, typeName: point.typeName, module: target.declaration.name,
+                                id: id, component: component.name, typeName: point.typeName, module: target.declaration.name,
                                 file: file.path, line: point.line, column: point.column))
                     }
                     for definition in file.pluginDefinitions {

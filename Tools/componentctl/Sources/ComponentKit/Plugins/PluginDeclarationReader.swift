@@ -58,14 +58,14 @@ extension SchemaReader {
 
     /// The `plugins:` mapping: point -> list of `{plugin, enabled, settings}`.
     mutating func readPlugins(_ node: YAMLNode, components: [Component]) -> [PluginEntry] {
-        if case .scalar(let scalar) = node, scalar.value.isEmpty || scalar.value == "null" || scalar.value == "~" { return [] }
+        if node.isNull { return [] }
         guard let points = mapping(node, "plugins", keys: nil) else { return [] }
         let byName = Dictionary(components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [PluginEntry] = []
         for (key, value) in points.scalarEntries {
             let point = key.value
             let known = checkPointName(point, at: key.start, byName: byName)
-            if case .scalar(let empty) = value, empty.value.isEmpty { continue }
+            if value.isNull { continue }
             guard case .sequence(let items, _, _) = value else {
                 error(
                     at: value.start, "plugins.\(point) must be a list, not \(value.kindName)",
@@ -100,7 +100,12 @@ extension SchemaReader {
                     at: pluginNode.start, "'\(name)' is not a plugin (it is of kind \(component.kind.rawValue))", fix: "list components of 'kind: plugin' only")
                 valid = false
             } else if pointIsKnown, let extends = component.extends, extends != point {
-                error(at: pluginNode.start, "plugin '\(name)' extends '\(extends)', not '\(point)'", fix: "list it under '\(extends)'")
+                // Only a well-formed `extends:` is worth moving the entry to; a malformed one has its own error.
+                let fix =
+                    extends.split(separator: "/", omittingEmptySubsequences: false).count == 2
+                    ? "list it under '\(extends)', or correct the plugin's 'extends:' if it is written for '\(point)'"
+                    : "correct the plugin's 'extends:'"
+                error(at: pluginNode.start, "plugin '\(name)' extends '\(extends)' (its 'extends:'), not '\(point)'", fix: fix)
                 valid = false
             }
         } else {
@@ -113,15 +118,17 @@ extension SchemaReader {
         }
         var enabled = true
         if let node = fields["enabled"], let text = string(node, "plugins.\(point).\(name).enabled") {
-            if text == "true" || text == "false" {
+            if case .scalar(let scalar) = node, scalar.style == .plain, text == "true" || text == "false" {
                 enabled = text == "true"
             } else {
-                error(at: node.start, "enabled of plugin '\(name)' must be true or false, not '\(text)'", fix: "write 'enabled: false' to leave the plugin out")
+                error(
+                    at: node.start, "enabled of plugin '\(name)' must be true or false (unquoted), not '\(text)'",
+                    fix: "write 'enabled: false' to leave the plugin out")
                 valid = false
             }
         }
         var settings: [PluginEntry.Setting] = []
-        if let node = fields["settings"], let map = mapping(node, "the settings of plugin '\(name)'", keys: nil) {
+        if let node = fields["settings"], !node.isNull, let map = mapping(node, "the settings of plugin '\(name)'", keys: nil) {
             for (settingKey, value) in map.scalarEntries {
                 guard case .scalar(let scalar) = value else {
                     error(
@@ -130,10 +137,25 @@ extension SchemaReader {
                     valid = false
                     continue
                 }
+                if value.isNull {
+                    error(
+                        at: scalar.start, "setting '\(settingKey.value)' of plugin '\(name)' has no value",
+                        fix: "give it a value, or remove it to use the plugin's default")
+                    valid = false
+                    continue
+                }
                 settings.append(PluginEntry.Setting(name: settingKey.value, value: SettingValue(scalar), location: scalar.start))
             }
         }
         guard valid, case .scalar(let pluginScalar) = pluginNode else { return nil }
         return PluginEntry(point: point, plugin: name, isEnabled: enabled, settings: settings, location: pluginScalar.start, entryStart: item.start)
+    }
+}
+
+extension YAMLNode {
+    /// Whether the node is YAML's null: nothing, `~` or `null`, unquoted.
+    var isNull: Bool {
+        guard case .scalar(let scalar) = self, scalar.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.value)
     }
 }

@@ -48,7 +48,7 @@ public enum SettingValue: Sendable, Hashable {
         default:
             if let int = Int(scalar.value) {
                 self = .int(int)
-            } else if let number = Double(scalar.value), scalar.value.contains(where: \.isNumber), number.isFinite {
+            } else if scalar.value.allSatisfy({ "0123456789+-.eE".contains($0) }), let number = Double(scalar.value), number.isFinite {
                 self = .number(number)
             } else {
                 self = .string(scalar.value)

@@ -9,7 +9,9 @@ public enum PluginScaffold {
 
     /// Creates the plugin `name` extending `pointArgument` (`product-interface/sections`, or `product/sections`
     /// naming the feature).
-    public static func create(_ workspace: Workspace, name: String, point pointArgument: String) throws -> CommandResult {
+    public static func create(
+        _ workspace: Workspace, name: String, point pointArgument: String, faultPoint: (String) -> Void = { _ in }
+    ) throws -> CommandResult {
         try ScaffoldService.checkName(name)
         let catalog = PluginCatalog(WorkspaceAnalysis.analyze(pluginFactsOf: workspace))
         let point = try resolve(pointArgument, in: workspace, catalog: catalog)
@@ -27,6 +29,7 @@ public enum PluginScaffold {
         var package = ScaffoldService.Package(
             name: id, folder: folder, layer: workspace.rules.layers[0], kind: .plugin, interface: nil, extends: point.id, files: [:])
         try ScaffoldService.refuseCollisions([package], workspace: workspace)
+        try ScaffoldService.refuseModuleClashes([name, name + "Demo", name + "Tests"], workspace: workspace)
         package.files = try render(templates, values: [name, id, ScaffoldService.relative("", from: folder), folder])
 
         // components.yaml: the component after the last one, the entry last under its point.
@@ -52,7 +55,7 @@ public enum PluginScaffold {
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
         let wired = try PluginWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: [id: definitions])
-        try transaction.commit(repository: nil)
+        try transaction.commit(repository: nil, faultPoint: faultPoint)
         let wiredText =
             !wired
             ? "; the workspace has no App/Shell folder, so no wiring was generated (its App must install the plugin itself)"
@@ -114,8 +117,13 @@ public enum PluginScaffold {
             let (offset, newline) = bytes.last == UInt8(ascii: "\n") || bytes.isEmpty ? (bytes.count, "") : (bytes.count, "\n")
             return (offset, "\(newline)plugins:\n  \(point):\n    - plugin: \(id)\n")
         }
+        if section.value.isNull {
+            // `plugins:` with nothing under it: the point goes on the lines after the key.
+            let (offset, newline) = lineEnd(after: section.key.end.offset)
+            return (offset, "\(newline)  \(point):\n    - plugin: \(id)\n")
+        }
         guard case .mapping(let points, _, false) = section.value else {
-            throw ComponentsFileEditor.refusal("'plugins:' is not a block mapping; add '- plugin: \(id)' under '\(point)' by hand")
+            throw ComponentsFileEditor.refusal("'plugins:' is not a block mapping to add '- plugin: \(id)' under '\(point)' to")
         }
         guard let entry = points.first(where: { $0.key.value == point }) else {
             let indent = points.first.map { String(repeating: " ", count: $0.key.start.column - 1) } ?? "  "
@@ -124,7 +132,7 @@ public enum PluginScaffold {
             return (offset, "\(newline)\(indent)\(point):\n\(indent)  - plugin: \(id)\n")
         }
         guard case .sequence(let items, _, false) = entry.value, let last = items.last else {
-            throw ComponentsFileEditor.refusal("plugins.\(point) is not a block list; add '- plugin: \(id)' by hand")
+            throw ComponentsFileEditor.refusal("plugins.\(point) is not a block list to add '- plugin: \(id)' to")
         }
         // The new item copies the last item's lead ("    - ").
         let lead = String(decoding: bytes[lineStart(last.start.offset)..<last.start.offset], as: UTF8.self)

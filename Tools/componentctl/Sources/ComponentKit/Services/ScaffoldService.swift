@@ -15,7 +15,9 @@ public enum ScaffoldService {
     }
 
     /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
-    public static func create(_ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool) throws -> CommandResult {
+    public static func create(
+        _ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool, faultPoint: (String) -> Void = { _ in }
+    ) throws -> CommandResult {
         try checkName(name)
         guard workspace.rules.layers.contains(layer) else {
             throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", status: .usage)
@@ -33,6 +35,11 @@ public enum ScaffoldService {
                     layer: layer, kind: .interface, interface: nil, files: [:]))
         }
         try refuseCollisions(packages, workspace: workspace)
+        let suffixes =
+            isTop
+            ? ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"]
+            : withInterface ? ["", "Tests", "Interface", "InterfaceTests"] : ["", "Tests"]
+        try refuseModuleClashes(suffixes.map { name + $0 }, workspace: workspace)
         let router = workspace.component(named: "router")
         let screens = workspace.component(named: "screen-kit")
         if isTop, router == nil || screens == nil {
@@ -71,7 +78,7 @@ public enum ScaffoldService {
                 wired = " It is wired into the integrated App (Package.swift and \(bootstrapPath))."
             }
         }
-        try transaction.commit(repository: nil)
+        try transaction.commit(repository: nil, faultPoint: faultPoint)
         let created = packages.map { "\($0.name) at \($0.folder)" }.joined(separator: " and ")
         return CommandResult(output: "Created \(created).\(wired) Try: swift test --package-path \(packages[0].folder)\n")
     }
@@ -93,6 +100,29 @@ public enum ScaffoldService {
             ?? (kind == .interface
                 ? "Packages/Interfaces" : kind == .plugin ? "Packages/Plugins" : "Packages/\(layer.prefix(1).uppercased() + layer.dropFirst())")
         return parent + "/" + name
+    }
+
+    /// Refuses target names (`modules`: the new packages' libraries, demos, tests, test support) that a
+    /// component, the root package or the toolchain already uses: SwiftPM needs target names unique across
+    /// the whole graph, and a module named like a system one would hide it.
+    static func refuseModuleClashes(_ modules: [String], workspace: Workspace) throws {
+        var taken: [String: String] = [:]
+        for name in LayerChecker.systemModules { taken[name.lowercased()] = "a module of the toolchain" }
+        let analysis = WorkspaceAnalysis.analyze(workspace, scanImports: false, readSources: false)
+        for (component, package) in analysis.packages {
+            for target in package.manifest?.targets ?? [] { taken[target.name.lowercased()] = "a target of component '\(component)'" }
+        }
+        if let data = FileManager.default.contents(atPath: workspace.root.appendingPathComponent("Package.swift").path),
+            let root = try? ManifestReader.read(Array(data))
+        {
+            for target in root.targets { taken[target.name.lowercased()] = "a target of the root package" }
+        }
+        for module in modules {
+            if let owner = taken[module.lowercased()] {
+                throw ToolError(
+                    "'\(module)' would clash with \(owner) (SwiftPM needs every target name once in the whole graph). Choose another name.", status: .usage)
+            }
+        }
     }
 
     static func refuseCollisions(_ packages: [Package], workspace: Workspace) throws {

@@ -1,8 +1,8 @@
 /// An extension point a source declares: a type conforming to `ExtensionPoint` with its
 /// `static let id: ExtensionPointID = "..."`.
 public struct ExtensionPointDeclaration: Sendable, Hashable, Codable {
-    /// The point's id as written.
-    public var id: String
+    /// The point's id as written, or nil when it is no plain string literal (componentctl cannot read it).
+    public var id: String?
     /// The type's name (what the App's generated wiring names).
     public var typeName: String
     /// 1-based line of the id.
@@ -18,8 +18,9 @@ public struct PluginDefinitionDeclaration: Sendable, Hashable, Codable {
     public var typeName: String
     /// The id, when written as a literal.
     public var id: String?
-    /// The settings and their types (`int`, `number`, `string`, `bool`).
-    public var settings: [String: String]
+    /// The settings and their types (`int`, `number`, `string`, `bool`); nil when the schema is no
+    /// dictionary literal (componentctl cannot read it).
+    public var settings: [String: String]?
     /// 1-based line of the type's name.
     public var line: Int
     /// 1-based column of the type's name.
@@ -57,6 +58,7 @@ public enum PluginScanner {
                     if isPoint || isDefinition {
                         current = (lexer.text(name.range), isPoint, isDefinition, depth + 1)
                         if isDefinition {
+                            // No `settings` written means the protocol's default: none.
                             definitions.append(
                                 PluginDefinitionDeclaration(
                                     typeName: lexer.text(name.range), id: nil, settings: [:], line: name.line, column: lexer.column(of: name)))
@@ -70,16 +72,32 @@ public enum PluginScanner {
                 else { continue }
                 let property = lexer.text(name.range)
                 let (annotation, value) = readInitializer(&stream)
-                if property == "id", open.isPoint, annotation == "ExtensionPointID", let value, let id = lexer.stringValue(value) {
-                    points.append(ExtensionPointDeclaration(id: id, typeName: open.name, line: value.line, column: lexer.column(of: value)))
-                } else if property == "id", open.isDefinition, let value, let id = lexer.stringValue(value) {
-                    definitions[definitions.count - 1].id = id
-                } else if property == "settings", open.isDefinition, value?.isPunctuation("[") == true {
-                    definitions[definitions.count - 1].settings = readSchema(&stream)
+                guard let value else {
+                    // A computed `settings` (`{ ... }`) cannot be read either.
+                    if property == "settings", open.isDefinition { definitions[definitions.count - 1].settings = nil }
+                    continue
+                }
+                // A literal is the whole value: `"a" + b` or `"a".lowercased()` is not one.
+                let literal = lexer.stringValue(value).flatMap { text in endsValue(&stream) ? text : nil }
+                if property == "id", open.isPoint, annotation == "ExtensionPointID" {
+                    points.append(ExtensionPointDeclaration(id: literal, typeName: open.name, line: value.line, column: lexer.column(of: value)))
+                } else if property == "id", open.isDefinition {
+                    definitions[definitions.count - 1].id = literal
+                } else if property == "settings", open.isDefinition {
+                    definitions[definitions.count - 1].settings = value.isPunctuation("[") ? readSchema(&stream) : nil
                 }
             }
             return (points, definitions)
         }
+    }
+
+    /// Whether the token after a value ends the declaration (another declaration, the body's end, or
+    /// nothing), rather than continuing the expression; the token is pushed back.
+    private static func endsValue(_ stream: inout TokenStream) -> Bool {
+        guard let next = stream.next() else { return true }
+        stream.pushBack(next)
+        return next.isWord || next.isPunctuation("}") || next.isPunctuation("@") || next.isPunctuation(";")
+            || { if case .directive = next.kind { return true } else { return false } }()
     }
 
     /// The names after `:` up to the body's `{` (or a `where` clause), pushing the `{` back.
