@@ -32,25 +32,16 @@ struct PluginChecks {
                 let schema = definition.settings
             else { continue }
             for setting in entry.settings {
-                guard let type = schema[setting.name] else {
-                    let accepted = schema.keys.sorted().joined(separator: ", ")
-                    findings.append(
-                        Diagnostic(
-                            path: WorkspaceLoader.fileName, at: setting.location, message: "plugin '\(entry.plugin)' has no setting '\(setting.name)'",
-                            fix: accepted.isEmpty
-                                ? "it takes no settings (\(definition.file):\(definition.line)); remove them"
-                                : "its settings are \(accepted) (\(definition.file):\(definition.line))",
-                            rule: "plugin-setting"))
-                    continue
-                }
-                if Self.settingTypes.contains(type), !setting.value.fits(type) {
-                    findings.append(
-                        Diagnostic(
-                            path: WorkspaceLoader.fileName, at: setting.location,
-                            message: "setting '\(setting.name)' of plugin '\(entry.plugin)' must be \(type), not \(setting.value.typeName)",
-                            fix: type == "string" ? "quote the value" : "write a value of type \(type) (quoted values are strings)",
-                            rule: "plugin-setting"))
-                }
+                guard let message = setting.problem(of: entry.plugin, in: schema) else { continue }
+                let accepted = schema.keys.sorted().joined(separator: ", ")
+                let fix =
+                    switch schema[setting.name] {
+                    case nil where accepted.isEmpty: "it takes no settings (\(definition.file):\(definition.line)); remove them"
+                    case nil: "its settings are \(accepted) (\(definition.file):\(definition.line))"
+                    case "string": "quote the value"
+                    case let type?: "write a value of type \(type) (quoted values are strings)"
+                    }
+                findings.append(Diagnostic(path: WorkspaceLoader.fileName, at: setting.location, message: message, fix: fix, rule: "plugin-setting"))
             }
         }
         return findings

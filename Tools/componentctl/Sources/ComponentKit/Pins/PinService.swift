@@ -141,11 +141,8 @@ public enum PinService {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
         }
-        if let wiring = try PluginWiring.generate(workspace),
-            FileManager.default.contents(atPath: root.appendingPathComponent(PluginWiring.path).path) != Data(wiring)
-        {
+        if try PluginWiring.update(&transaction, yaml: workspace.fileBytes, root: root) {
             changes.append("regenerate \(PluginWiring.path) from components.yaml's plugins")
-            transaction.write(PluginWiring.path, wiring)
         }
         let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {

@@ -24,6 +24,16 @@ public struct PluginEntry: Sendable, Hashable {
     public var entryStart: SourceLocation
 }
 
+extension PluginEntry.Setting {
+    /// What is wrong with the setting under the plugin's `schema`, or nil: a setting the plugin does not
+    /// take, or a value of another type (a type componentctl does not know is the definition's finding).
+    func problem(of plugin: String, in schema: [String: String]) -> String? {
+        guard let type = schema[name] else { return "plugin '\(plugin)' has no setting '\(name)'" }
+        guard PluginChecks.settingTypes.contains(type), !value.fits(type) else { return nil }
+        return "setting '\(name)' of plugin '\(plugin)' must be \(type), not \(value.typeName)"
+    }
+}
+
 /// A setting's value, typed as YAML writes it: a plain `3` is an int, `2.5` a number, `true` a bool,
 /// anything quoted or else a string.
 public enum SettingValue: Sendable, Hashable {

@@ -1,15 +1,15 @@
 import Foundation
 
-/// The App's generated plugin wiring: `App/Shell/GeneratedPlugins.swift`, written by `sync` (and by
-/// `new`/`remove` of a plugin) from components.yaml's plugin components and `plugins:` declaration, and
-/// the types the sources declare. Nothing else in the App names a plugin.
+/// The App's generated plugin wiring: `App/Shell/GeneratedPlugins.swift`, written by `sync` and by every
+/// command that rewrites components.yaml, from its plugin components and `plugins:` declaration and the
+/// types the sources declare. Nothing else in the App names a plugin.
 public enum PluginWiring {
     /// The generated file, relative to the workspace root.
     public static let path = "App/Shell/GeneratedPlugins.swift"
 
-    /// The file's content, or nil when the workspace has no App shell folder (App/Shell) or no plugins and no
-    /// such file; `adding` gives the
-    /// definitions of plugins whose sources are not on disk yet (a scaffold being staged).
+    /// The file's content, or nil when the workspace has no App shell folder (App/Shell), or no plugins and
+    /// no such file; `adding` gives the definitions of plugins whose sources are not on disk yet (a staged
+    /// scaffold).
     public static func generate(_ workspace: Workspace, adding staged: [String: [PluginCatalog.Definition]] = [:]) throws -> [UInt8]? {
         let plugins = workspace.components.filter { $0.kind == .plugin }
         let file = workspace.root.appendingPathComponent(path)
@@ -33,10 +33,10 @@ public enum PluginWiring {
         // A setting the App would refuse at start is refused here (check-layers reports it as plugin-setting).
         for entry in workspace.plugins {
             guard let schema = catalog.definitions[entry.plugin]?.first?.settings else { continue } // unreadable: check-layers says so
-            for setting in entry.settings where !(schema[setting.name].map(setting.value.fits) ?? false) {
-                throw refusal(
-                    "\(WorkspaceLoader.fileName):\(setting.location.line):\(setting.location.column): setting '\(setting.name)' of plugin "
-                        + "'\(entry.plugin)' is \(schema[setting.name] == nil ? "not one it takes" : "not of type \(schema[setting.name] ?? "")")")
+            for setting in entry.settings {
+                if let message = setting.problem(of: entry.plugin, in: schema) {
+                    throw refusal("\(WorkspaceLoader.fileName):\(setting.location.line):\(setting.location.column): \(message)")
+                }
             }
         }
         let modules = Set(["Router"] + points.map(\.module) + definitions.map(\.module)).sorted()
