@@ -21,6 +21,9 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Plugins/Recommendations"),
     .package(path: "Packages/Plugins/Reviews"),
     .package(path: "Packages/Plugins/ShippingEstimate"),
+    .package(path: "Packages/Core/RuntimePlugins"),
+    .package(path: "Packages/Foundation/PluginFeed"),
+    .package(path: "Packages/Foundation/Models"),
 ]
 // swift-format-ignore
 let componentProducts: [Target.Dependency] = [
@@ -39,6 +42,12 @@ let componentProducts: [Target.Dependency] = [
     .product(name: "Recommendations", package: "Recommendations"),
     .product(name: "Reviews", package: "Reviews"),
     .product(name: "ShippingEstimate", package: "ShippingEstimate"),
+    .product(name: "RuntimePlugins", package: "RuntimePlugins"),
+    .product(name: "PluginFeed", package: "PluginFeed"),
+    .product(name: "RouterDynamic", package: "Router"),
+    .product(name: "ScreenKitDynamic", package: "ScreenKit"),
+    .product(name: "ModelsDynamic", package: "Models"),
+    .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
 ]
 // END componentctl: components
 
@@ -49,7 +58,7 @@ let package = Package(
     ],
     dependencies: componentPackages,
     targets: [
-        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell", resources: [.copy("Resources/degrade.json")]),
+        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell", resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]),
         .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",

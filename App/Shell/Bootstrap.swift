@@ -32,7 +32,9 @@ public struct Bootstrap: Sendable {
         try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
         // Plugins reach the database as a service: their generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
-        router.setFallback { request in ShellScreens.notFound(request.url.original) }
+        let notFound: RouteHandler = { request in ShellScreens.notFound(request.url.original) }
+        let runtimePlugins = try? AppRuntimePlugins.manager(environment: environment, versions: GeneratedPlugins.hostAPI, report: log)
+        router.setFallback(runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, fallback: notFound) } ?? notFound)
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
         router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
         router.setDegradeTable(try AppSettings.degradeTable(environment: environment))
@@ -47,8 +49,11 @@ public struct Bootstrap: Sendable {
                 OrderModule(storage: storage),
                 HomeModule(),
             ] + generatedModules + router.plugins.modules()
-        let manager = try ModuleManager(modules: modules, context: ModuleContext(router: router, settings: environment))
-        try manager.registerAll()
+        let context = ModuleContext(router: router, settings: environment)
+        try ModuleManager(modules: modules, context: context).registerAll()
+        // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
+        let loaded = runtimePlugins?.loadInstalled(into: router, settings: environment) ?? []
+        let manager = try ModuleManager(modules: modules + loaded, context: context)
         await manager.send(.launch)
         return Bootstrap(router: router, modules: manager, databasePath: path)
     }

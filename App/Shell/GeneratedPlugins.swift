@@ -21,8 +21,32 @@ enum GeneratedPlugins {
     ]
     /// The declaration, entry by entry, with where each entry is written.
     static let declarations: [PluginDeclaration] = [
-        PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:120:15"),
-        PluginDeclaration(point: "product-interface/sections", plugin: "recommendations", settings: ["limit": .int(3)], source: "components.yaml:123:15"),
-        PluginDeclaration(point: "product-interface/sections", plugin: "shipping-estimate", settings: ["days": .int(2), "carrier": .string("Parcel Post"), "free-over": .int(25)], source: "components.yaml:126:15"),
+        PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:138:15"),
+        PluginDeclaration(point: "product-interface/sections", plugin: "recommendations", settings: ["limit": .int(3)], source: "components.yaml:141:15"),
+        PluginDeclaration(point: "product-interface/sections", plugin: "shipping-estimate", settings: ["days": .int(2), "carrier": .string("Parcel Post"), "free-over": .int(25)], source: "components.yaml:144:15"),
+    ]
+    /// The exact version of every component the App links: what a runtime plugin must have been built against.
+    static let hostAPI: [String: String] = [
+        "cart": "1.0.0",
+        "cart-interface": "1.0.0",
+        "home": "1.0.0",
+        "home-interface": "1.0.0",
+        "link-signing": "1.0.0",
+        "models": "1.0.0",
+        "order": "1.0.0",
+        "order-interface": "1.0.0",
+        "plugin-feed": "1.0.0",
+        "product": "1.0.0",
+        "product-interface": "1.0.0",
+        "recommendations": "1.0.0",
+        "reviews": "1.0.0",
+        "router": "1.0.0",
+        "runtime-plugins": "1.0.0",
+        "screen-kit": "1.0.0",
+        "session": "1.0.0",
+        "shipping-estimate": "1.0.0",
+        "storage": "1.0.0",
+        "user": "1.0.0",
+        "user-interface": "1.0.0",
     ]
 }

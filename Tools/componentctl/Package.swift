@@ -10,12 +10,14 @@ let package = Package(
         .library(name: "ComponentKit", targets: ["ComponentKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // The runtime plugin feed's formats and signatures, shared with the App so both read them alike.
+        .package(path: "../../Packages/Foundation/PluginFeed"),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
-        .target(name: "ComponentKit", dependencies: ["CYAML", "CGit2"]),
+        .target(name: "ComponentKit", dependencies: ["CYAML", "CGit2", "PluginFeed"]),
         .executableTarget(
             name: "componentctl",
             dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]

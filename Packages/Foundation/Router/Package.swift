@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "Router",
     products: [
-        .library(name: "Router", targets: ["Router"])
+        .library(name: "Router", targets: ["Router"]),
+        // For the App and runtime plugins only: both link this one shared copy, so types, services and
+        // events cross the dlopen boundary. Components depend on "Router".
+        .library(name: "RouterDynamic", type: .dynamic, targets: ["Router"])
     ],
     targets: [
         .target(name: "Router"),

@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "ScreenKit",
     products: [
-        .library(name: "ScreenKit", targets: ["ScreenKit"])
+        .library(name: "ScreenKit", targets: ["ScreenKit"]),
+        // For the App and runtime plugins only: both link this one shared copy, so types, services and
+        // events cross the dlopen boundary. Components depend on "ScreenKit".
+        .library(name: "ScreenKitDynamic", type: .dynamic, targets: ["ScreenKit"])
     ],
     targets: [
         .target(name: "ScreenKit"),

@@ -5,6 +5,9 @@ let package = Package(
     name: "ProductInterface",
     products: [
         .library(name: "ProductInterface", targets: ["ProductInterface"]),
+        // For the App and runtime plugins only: both link this one shared copy, so types, services and
+        // events cross the dlopen boundary. Components depend on "ProductInterface".
+        .library(name: "ProductInterfaceDynamic", type: .dynamic, targets: ["ProductInterface"]),
         // Fakes and previews for tests and demos of the components that use ProductInterface (never for the App).
         .library(name: "ProductInterfaceTestSupport", targets: ["ProductInterfaceTestSupport"]),
     ],

@@ -6,6 +6,40 @@ struct PluginChecks {
 
     static let settingTypes: Set<String> = ["int", "number", "string", "bool"]
 
+    /// A runtime plugin is loaded from the feed, not declared; and it links the shared (`...Dynamic`)
+    /// products only, or it would carry its own copy of the router and the App could not use what it exports.
+    func runtimeFindings(_ plugin: Component) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for entry in analysis.workspace.plugins where entry.plugin == plugin.name {
+            findings.append(
+                Diagnostic(
+                    path: WorkspaceLoader.fileName, at: entry.location,
+                    message: "'\(plugin.name)' is a runtime plugin: the App loads it from the plugin feed, so 'plugins:' cannot list it",
+                    fix: "remove the entry (or drop 'runtime: true' to link the plugin into the App)", rule: "runtime-plugin-declared"))
+        }
+        guard let package = analysis.packages[plugin.name], let manifest = package.manifest else { return findings }
+        let components = Dictionary(analysis.workspace.components.map { ($0.folderName.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        let ownTargets = Set(manifest.targets.map(\.name))
+        for target in manifest.targets where target.kind == .regular {
+            for dependency in target.dependencies {
+                let product: String, packageName: String
+                switch dependency.reference {
+                case .product(let name, let package): (product, packageName) = (name, package)
+                case .byName(let name) where !ownTargets.contains(name): (product, packageName) = (name, name)
+                default: continue
+                }
+                guard let component = components[packageName.lowercased()], !product.hasSuffix("Dynamic") else { continue }
+                findings.append(
+                    Diagnostic(
+                        path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                        message: "runtime plugin '\(plugin.name)' links '\(product)' of '\(component)' statically, so it would bring its own copy of it",
+                        fix: "depend on .product(name: \"\(product)Dynamic\", package: \"\(packageName)\") (the shared library the App links too)",
+                        rule: "runtime-plugin-static-dependency"))
+            }
+        }
+        return findings
+    }
+
     func findings() -> [Diagnostic] {
         let workspace = analysis.workspace
         var findings = pointFindings()
@@ -14,7 +48,9 @@ struct PluginChecks {
                 findings.append(unknownPoint(point, at: plugin.location, what: "plugin '\(plugin.name)' extends"))
             }
             findings += definitionFindings(plugin)
-            if !workspace.plugins.contains(where: { $0.plugin == plugin.name }) {
+            if plugin.isRuntime {
+                findings += runtimeFindings(plugin)
+            } else if !workspace.plugins.contains(where: { $0.plugin == plugin.name }) {
                 findings.append(
                     Diagnostic(
                         severity: .warning, path: WorkspaceLoader.fileName, at: plugin.location,

@@ -11,7 +11,9 @@ public enum PluginWiring {
     /// no such file; `adding` gives the definitions of plugins whose sources are not on disk yet (a staged
     /// scaffold).
     public static func generate(_ workspace: Workspace, adding staged: [String: [PluginCatalog.Definition]] = [:]) throws -> [UInt8]? {
-        let plugins = workspace.components.filter { $0.kind == .plugin }
+        // Runtime plugins are loaded from the plugin feed, never linked: only their points are wired.
+        let plugins = workspace.components.filter { $0.kind == .plugin && !$0.isRuntime }
+        let runtimePoints = workspace.components.filter(\.isRuntime).compactMap(\.extends)
         let file = workspace.root.appendingPathComponent(path)
         let exists = FileManager.default.fileExists(atPath: file.path)
         guard FileStatus.isRealFolder(file.deletingLastPathComponent()), !plugins.isEmpty || !workspace.plugins.isEmpty || exists else { return nil }
@@ -26,7 +28,7 @@ public enum PluginWiring {
             definitions.append(definition)
         }
         var points: [PluginCatalog.Point] = []
-        for id in Set(plugins.compactMap(\.extends) + workspace.plugins.map(\.point)).sorted() {
+        for id in Set(plugins.compactMap(\.extends) + runtimePoints + workspace.plugins.map(\.point)).sorted() {
             guard let point = catalog.point(id) else { throw refusal("no interface declares the extension point '\(id)'") }
             points.append(point)
         }
@@ -64,6 +66,12 @@ public enum PluginWiring {
             }
             arguments += ", source: \(swiftString("\(WorkspaceLoader.fileName):\(entry.location.line):\(entry.location.column)"))"
             text += "        PluginDeclaration(\(arguments)),\n"
+        }
+        text += "    ]\n    /// The exact version of every component the App links: what a runtime plugin must have been built against.\n"
+        text += "    static let hostAPI: [String: String] = [\n"
+        for component in workspace.components.filter({ !$0.isRuntime }).sorted(by: { $0.name < $1.name }) {
+            guard let version = component.pin ?? component.version else { continue }
+            text += "        \(swiftString(component.name)): \(swiftString(version)),\n"
         }
         text += "    ]\n}\n"
         return Array(text.utf8)

@@ -252,7 +252,10 @@ public enum ManifestReader {
             guard case .call(let kind, _, _) = resolved(value), kind == "library" || kind == "executable",
                 let name = resolved(value).argument("name")?.string
             else { return nil }
-            return ProductDeclaration(name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string))
+            var isDynamic = false
+            if kind == "library", case .identifier("dynamic")? = resolved(value).argument("type") { isDynamic = true }
+            return ProductDeclaration(
+                name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string), isDynamicLibrary: isDynamic)
         }
 
         private func target(_ value: Value) -> TargetDeclaration? {

@@ -50,6 +50,8 @@ public struct ProductDeclaration: Sendable, Hashable {
     public var name: String
     /// The targets it is made of.
     public var targets: [String]
+    /// Whether it is a `.library(..., type: .dynamic, ...)`: a shared library.
+    public var isDynamicLibrary = false
 }
 
 /// A target declaration.

@@ -24,6 +24,8 @@ public struct Component: Sendable, Hashable {
     public var interface: String?
     /// For a plugin: the extension point it extends, `<interface component>/<point>`.
     public var extends: String?
+    /// For a plugin: shipped apart from the App as a shared library (`runtime: true`), never linked into it.
+    public var isRuntime = false
     /// The last released version.
     public var version: String?
     /// The release the integrated build uses instead of the live folder.

@@ -110,7 +110,7 @@ struct SchemaReader {
 
     private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {
         let name = key.value
-        let allowed: Set<String> = ["path", "layer", "kind", "interface", "extends", "version", "pin"]
+        let allowed: Set<String> = ["path", "layer", "kind", "interface", "extends", "runtime", "version", "pin"]
         guard let map = mapping(node, "component '\(name)'", keys: allowed) else { return nil }
         guard let pathNode = map["path"] ?? missing("path", at: key.start, example: "path: Packages/Business/\(name)"),
             let path = string(pathNode, "\(name).path"),
@@ -133,6 +133,16 @@ struct SchemaReader {
         let pin = map["pin"].flatMap { versionString($0, "\(name).pin") }
         let interface = map["interface"].flatMap { string($0, "\(name).interface") }
         let extends = map["extends"].flatMap { string($0, "\(name).extends") }
+        var isRuntime = false
+        if let node = map["runtime"], let text = string(node, "\(name).runtime") {
+            if case .scalar(let scalar) = node, scalar.style == .plain, text == "true" || text == "false", kind == .plugin {
+                isRuntime = text == "true"
+            } else {
+                error(
+                    at: node.start, kind == .plugin ? "runtime of '\(name)' must be true or false (unquoted), not '\(text)'" : "'\(name)' is no plugin, so it cannot be shipped at run time",
+                    fix: kind == .plugin ? "write 'runtime: true' to ship the plugin apart from the App" : "remove 'runtime:', or make it 'kind: plugin'")
+            }
+        }
         if checksFolders { checkFolder(path, of: name, at: pathNode.start) }
         let expected = kebabCase((path as NSString).lastPathComponent)
         if name != expected {
@@ -141,7 +151,8 @@ struct SchemaReader {
                 fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
         }
         return Component(
-            name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, version: version, pin: pin, location: key.start)
+            name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, isRuntime: isRuntime, version: version, pin: pin,
+            location: key.start)
     }
 
     private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) {

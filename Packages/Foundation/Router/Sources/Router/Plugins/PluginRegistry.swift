@@ -13,6 +13,7 @@ public final class PluginRegistry: Sendable {
 
     private struct State: Sendable {
         var entries: [String: Entry] = [:]
+        var points: Set<ExtensionPointID> = []
         var declarations: [ExtensionPointID: [PluginDeclaration]] = [:]
         /// Each point's enabled entries with their plugins, made once at install so a container's set-up
         /// only reads them.
@@ -66,8 +67,26 @@ public final class PluginRegistry: Sendable {
         }
         state.withLock {
             $0.entries = entries
+            $0.points = known
             $0.declarations = byPoint
             $0.enabled = enabled
+        }
+    }
+
+    /// Adds a plugin loaded after launch (a runtime plugin): enabled, last at its point, with its settings'
+    /// defaults; containers made from now on include it. Throws when its point is unknown or its id taken.
+    public func add(_ definition: any PluginDefinition.Type, source: String) throws {
+        let entry = Self.entry(definition)
+        let declaration = PluginDeclaration(point: entry.point, plugin: entry.id, source: source)
+        try state.withLock { state in
+            var problems = Self.check(declaration, known: state.points, entries: [entry.id: entry])
+            if state.entries[entry.id] != nil {
+                problems.append(.init(source: source, message: "plugin '\(entry.id)' is already installed", fix: "give the plugin another id"))
+            }
+            guard problems.isEmpty else { throw PluginConfigurationError(problems: problems) }
+            state.entries[entry.id] = entry
+            state.declarations[entry.point, default: []].append(declaration)
+            state.enabled[entry.point, default: []].append((declaration, entry))
         }
     }
 

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import PluginFeed
+import Router
+import RuntimePlugins
+import ScreenKit
+import Storage
+
+/// The App's runtime plugins: where they are stored, which feed and keys it trusts, and how a link to an
+/// uninstalled plugin installs it first ("download on first tap").
+enum AppRuntimePlugins {
+    /// The manager for `environment`: the store beside the database, the feed from SHOP_PLUGIN_FEED or the
+    /// configuration, the public keys from the configuration only (SHOP_PLUGIN_CONFIG, else the bundled
+    /// plugin-feed.json).
+    static func manager(environment: [String: String], versions: [String: String], report: @escaping @Sendable (String) -> Void) throws
+        -> RuntimePluginManager
+    {
+        let configuration = try feedConfiguration(environment: environment)
+        let dataFolder = URL(fileURLWithPath: StorageLocation.databasePath(environment: environment)).deletingLastPathComponent()
+        let killAt = environment["SHOP_PLUGIN_KILL_AT"] ?? ""
+        let store = PluginStore(folder: dataFolder.appendingPathComponent("plugins")) { step in
+            // Fault injection for the kill tests: the process dies at a named step, as if killed there.
+            if !killAt.isEmpty, step.hasPrefix(killAt) { kill(getpid(), SIGKILL) }
+        }
+        let host = try HostAPI.current(versions: versions)
+        var manager = RuntimePluginManager(store: store, configuration: configuration, host: host, report: report)
+        manager.progress = progressPrinter(report: report)
+        return manager
+    }
+
+    /// The bundled or given configuration: `{"feed": URL or null, "keys": [base64 public keys], "timeout": seconds}`.
+    static func feedConfiguration(environment: [String: String]) throws -> FeedConfiguration {
+        struct File: Decodable {
+            var feed: String?
+            var keys: [String]
+            var timeout: Double?
+        }
+        let source: URL
+        if let path = environment["SHOP_PLUGIN_CONFIG"], !path.isEmpty {
+            source = URL(fileURLWithPath: path)
+        } else if let bundled = Bundle.module.url(forResource: "plugin-feed", withExtension: "json") {
+            source = bundled
+        } else {
+            throw FeedError("the bundled plugin-feed.json is missing from the build")
+        }
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            throw FeedError("the plugin configuration \(source.path) cannot be read (SHOP_PLUGIN_CONFIG names a JSON file)")
+        }
+        let file: File = try FeedJSON.decode(data, what: "the plugin configuration \(source.path)")
+        let feedText = environment["SHOP_PLUGIN_FEED"].flatMap { $0.isEmpty ? nil : $0 } ?? file.feed
+        var feed: URL?
+        if let feedText {
+            guard let url = URL(string: feedText), ["http", "https", "file"].contains(url.scheme ?? "") else {
+                throw FeedError("the plugin feed '\(feedText)' is no http://, https:// or file:// URL")
+            }
+            feed = url
+        }
+        var configuration = FeedConfiguration(feed: feed, keys: try TrustedKeys(file.keys))
+        if let timeout = environment["SHOP_PLUGIN_TIMEOUT"].flatMap(Double.init) ?? file.timeout, timeout > 0 { configuration.timeout = timeout }
+        return configuration
+    }
+
+    /// Download progress on standard error: a line rewritten in place on a terminal, else one line at the end.
+    static func progressPrinter(report: @escaping @Sendable (String) -> Void) -> @Sendable (String, Int, Int) -> Void {
+        let terminal = isatty(STDERR_FILENO) == 1
+        return { name, received, total in
+            let percent = total > 0 ? received * 100 / total : 100
+            if terminal {
+                FileHandle.standardError.write(Data("\rDownloading \(name): \(percent)% (\(received / 1024) of \(total / 1024) KB)\(received >= total ? "\n" : "")".utf8))
+            } else if received >= total {
+                report("Downloaded \(name) (\(total / 1024) KB)\n")
+            }
+        }
+    }
+
+    /// The fallback of an App with runtime plugins: a link that a plugin of the feed declares installs that
+    /// plugin, loads it and opens the link; anything else gets `fallback`.
+    static func onDemandFallback(_ manager: RuntimePluginManager, router: Router, fallback: @escaping RouteHandler) -> RouteHandler {
+        { request in
+            let url = request.url.original
+            guard manager.configuration.feed != nil, !request.arguments.keys.contains(retryMarker) else { return try await fallback(request) }
+            let id: String?
+            do {
+                id = try await manager.feedPlugin(opening: url)
+            } catch {
+                manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
+                return try await fallback(request)
+            }
+            guard let id else { return try await fallback(request) }
+            manager.report("Installing plugin \(id) to open \(url)...\n")
+            do {
+                let version = try await manager.install(id)
+                let module = try manager.loadNow(id, into: router)
+                await module?.handle(.launch, in: ModuleContext(router: router))
+                manager.report("Installed \(id) \(version).\n")
+            } catch {
+                var screen = Screen(title: "Plugin not installed")
+                screen.text("'\(url)' needs the plugin '\(id)', which could not be installed: \(error)")
+                screen.link("Home", "shop://home")
+                return screen
+            }
+            return try await router.open(url, arguments: request.arguments.merging([retryMarker: true]) { old, _ in old }, origin: request.origin)
+        }
+    }
+
+    /// Marks the second open of a link after its plugin was installed, so a plugin that still does not
+    /// register it cannot loop.
+    static let retryMarker = "app.runtime-plugin-installed"
+}

@@ -1,0 +1,39 @@
+import Foundation
+import PluginFeed
+
+/// What the App offers a runtime plugin: the exact version of each workspace component it links, and
+/// the Swift runtime it runs on. A plugin built against anything else is refused: Swift has no stable
+/// ABI on Linux, so "close" is not compatible.
+public struct HostAPI: Sendable, Equatable {
+    /// Component versions, by component name (the App's generated wiring lists them).
+    public var versions: [String: String]
+    /// The Swift runtime: the SHA-256 of the `libswiftCore.so` the App runs on.
+    public var swiftRuntime: String
+
+    /// Creates a host API.
+    public init(versions: [String: String], swiftRuntime: String) {
+        self.versions = versions
+        self.swiftRuntime = swiftRuntime
+    }
+
+    /// The host API of this process: `versions` and the Swift runtime it loaded.
+    public static func current(versions: [String: String]) throws -> HostAPI {
+        HostAPI(versions: versions, swiftRuntime: try SwiftRuntime.loadedLibraryDigest())
+    }
+}
+
+/// The Swift runtime library a process runs on.
+public enum SwiftRuntime {
+    /// The SHA-256 of the `libswiftCore.so` this process loaded; throws when the standard library is
+    /// linked statically (such an App cannot load plugins: they would bring a second runtime).
+    public static func loadedLibraryDigest() throws -> String {
+        // The process's mappings name each loaded library's file (dladdr is a GNU extension Swift does not see).
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let path = maps.split(separator: "\n").lazy.compactMap { line in line.split(separator: " ", omittingEmptySubsequences: true).last }
+            .first { $0.hasSuffix("/libswiftCore.so") }
+        guard let path else {
+            throw FeedError("this App links Swift's standard library statically, so it cannot load runtime plugins; build it without --static-swift-stdlib")
+        }
+        return try Digest.sha256(fileAt: URL(fileURLWithPath: String(path)))
+    }
+}

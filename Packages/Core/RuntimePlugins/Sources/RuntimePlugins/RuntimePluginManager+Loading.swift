@@ -1,0 +1,114 @@
+import Foundation
+import PluginFeed
+public import Router
+
+extension RuntimePluginManager {
+    /// Loads every installed plugin into `router` and returns their modules (for lifecycle events). Never
+    /// throws: a plugin that cannot load is reported and left out, and the App goes on.
+    ///
+    /// An update waiting is tried first; if it fails to load, or a start finds that loading it crashed
+    /// the App twice, it is marked bad and the version before it loads instead. A version loads only
+    /// after its signature and hash are checked again.
+    public func loadInstalled(into router: Router, settings: [String: String] = [:]) -> [any AppModule] {
+        guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return [] }
+        let plan: [(id: String, tries: [String])]
+        do {
+            plan = try store.change { state in
+                state.plugins.keys.sorted().compactMap { id in
+                    guard var entry = state.plugins[id] else { return nil }
+                    if let attempt = entry.attempt, attempt.count >= 2 {
+                        report("warning: plugin \(id) \(attempt.version) crashed the App twice while loading; it is marked bad and left out")
+                        markBad(attempt.version, in: &entry)
+                    }
+                    var tries = [entry.pending, entry.current].compactMap { $0 }
+                    if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
+                    if let first = tries.first {
+                        entry.attempt = StoreState.Attempt(version: first, count: entry.attempt?.version == first ? (entry.attempt?.count ?? 0) + 1 : 1)
+                    }
+                    state.plugins[id] = entry
+                    return tries.isEmpty ? nil : (id, tries)
+                }
+            }
+        } catch {
+            report("warning: runtime plugins are left out: \(error)")
+            return []
+        }
+        var modules: [any AppModule] = []
+        var outcome: [String: (loaded: String?, failed: [String])] = [:]
+        for (id, tries) in plan {
+            var failed: [String] = []
+            for version in tries {
+                do {
+                    if let module = try load(id, version, into: router, settings: settings) { modules.append(module) }
+                    outcome[id] = (version, failed)
+                    break
+                } catch let refusal as Incompatible {
+                    report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.")
+                    outcome[id] = (nil, failed)
+                    break
+                } catch {
+                    report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)")
+                    failed.append(version)
+                    outcome[id] = (nil, failed)
+                }
+            }
+        }
+        do {
+            try store.change { state in
+                for (id, result) in outcome {
+                    guard var entry = state.plugins[id] else { continue }
+                    for version in result.failed { markBad(version, in: &entry) }
+                    if let loaded = result.loaded, loaded == entry.pending {
+                        entry.current = loaded
+                        entry.pending = nil
+                    }
+                    entry.attempt = nil
+                    state.plugins[id] = entry
+                }
+            }
+            store.removeUnused(keeping: try store.readState())
+        } catch {
+            report("warning: the plugin store could not record this start: \(error)")
+        }
+        return modules
+    }
+
+    /// Loads `id` at `version` now (after an install); returns its module.
+    public func loadNow(_ id: String, into router: Router, settings: [String: String] = [:]) throws -> (any AppModule)? {
+        guard let version = try store.readState().plugins[id]?.current else { throw FeedError("'\(id)' is not installed") }
+        return try load(id, version, into: router, settings: settings)
+    }
+
+    /// The plugin of the feed whose declared routes match `url` and that is not installed, if any.
+    public func feedPlugin(opening url: String) async throws -> String? {
+        let index = try await index()
+        let installed = try store.readState().plugins
+        for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
+            guard let release = index.releases(id).first(where: { $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil })
+            else { continue }
+            let probe = Router()
+            for pattern in release.manifest.routes { try? probe.register(pattern, owner: id) { _ in nil } }
+            if (try? probe.lookup(url)) != nil { return id }
+        }
+        return nil
+    }
+
+    private func load(_ id: String, _ version: String, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
+        let (manifest, library) = try store.installed(id, version, keys: configuration.keys)
+        if let reason = manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) { throw Incompatible(reason: reason) }
+        store.checkpoint("load \(id) \(version)")
+        return try PluginLoader.load(manifest, library: library.path, router: router, settings: settings).module
+    }
+
+    private func markBad(_ version: String, in entry: inout StoreState.Plugin) {
+        if !entry.bad.contains(version) { entry.bad.append(version) }
+        if entry.pending == version { entry.pending = nil }
+        if entry.current == version { entry.current = nil }
+        if entry.attempt?.version == version { entry.attempt = nil }
+    }
+}
+
+/// A plugin built for another App: left out, not marked bad (an update of the plugin fixes it).
+struct Incompatible: Error {
+    var reason: String
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PluginFeed
+import Testing
+
+@Suite struct PluginFeedTests {
+    let key = PluginSigningKey()
+    var keys: TrustedKeys { get throws { try TrustedKeys([key.publicKey]) } }
+    let library = Data((0..<3000).map { UInt8($0 % 251) })
+
+    func manifest(library: Data) -> PluginManifest {
+        PluginManifest(
+            id: "banner", version: "1.2.0", entry: "banner_plugin_entry", library: "libBanner.so", sha256: Digest.sha256(library), size: library.count,
+            contributions: [.init(point: "shelf-interface/badges", plugin: "banner")], routes: ["app://banner/<name>"],
+            hostAPI: ["router": "1.0.0"], swift: "6.3.1", swiftRuntime: "abc")
+    }
+
+    func archive(manifest: PluginManifest? = nil, library: Data? = nil, signer: PluginSigningKey? = nil) throws -> Data {
+        let manifestData = try (manifest ?? self.manifest(library: self.library)).encoded()
+        return try PluginArchive(files: [
+            PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try (signer ?? key).sign(manifestData),
+            "libBanner.so": library ?? self.library,
+        ]).encoded()
+    }
+
+    @Test func aSignedArchiveVerifiesAndTarReadsIt() throws {
+        let data = try archive()
+        let plugin = try VerifiedPlugin(archive: data, keys: keys)
+        #expect(plugin.manifest == manifest(library: library))
+        #expect(plugin.library == library)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try data.write(to: folder.appendingPathComponent("a.tar"))
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "-xf", "a.tar"]
+        tar.currentDirectoryURL = folder
+        try tar.run()
+        tar.waitUntilExit()
+        #expect(tar.terminationStatus == 0)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("libBanner.so")) == library)
+    }
+
+    @Test func theSameFilesMakeTheSameArchive() throws {
+        #expect(try archive() == archive())
+    }
+
+    @Test func aChangedLibraryIsRefused() throws {
+        var changed = library
+        changed[10] ^= 1
+        #expect(throws: FeedError.self) { try VerifiedPlugin(archive: try archive(library: changed), keys: keys) }
+    }
+
+    @Test func aManifestThatLiesAboutItsHashIsRefused() throws {
+        var lying = manifest(library: library)
+        lying.sha256 = String(repeating: "0", count: 64)
+        let error = #expect(throws: FeedError.self) { try VerifiedPlugin(archive: try archive(manifest: lying), keys: keys) }
+        #expect(error?.message.contains("SHA-256") == true)
+    }
+
+    @Test func anUnknownKeyAndAForgedSignatureAreRefusedWithTheirReason() throws {
+        let unknown = #expect(throws: FeedError.self) { try VerifiedPlugin(archive: try archive(signer: PluginSigningKey()), keys: keys) }
+        #expect(unknown?.message.contains("does not trust") == true)
+        var files = try PluginArchive(decoding: try archive()).files
+        files[PluginArchive.manifestName] = try manifest(library: library).encoded() + Data(" ".utf8)
+        let forged = #expect(throws: FeedError.self) { try VerifiedPlugin(archive: try PluginArchive(files: files).encoded(), keys: keys) }
+        #expect(forged?.message.contains("does not match") == true)
+    }
+
+    @Test func truncatedOrDamagedArchivesAreRefused() throws {
+        let data = try archive()
+        for length in [0, 100, 511, 600, data.count - 1100] {
+            #expect(throws: FeedError.self) { try VerifiedPlugin(archive: data.prefix(length), keys: keys) }
+        }
+        var damaged = data
+        damaged[3] ^= 0x20
+        #expect(throws: FeedError.self) { try PluginArchive(decoding: damaged) }
+    }
+
+    @Test func namesThatCouldLeaveTheFolderCannotBeStored() throws {
+        for name in ["../evil.so", "a/b.so", "..", ""] {
+            #expect(throws: FeedError.self) { try PluginArchive(files: [name: Data()]).encoded() }
+        }
+    }
+
+    @Test func compatibilityNeedsTheExactHostAPIAndCompiler() {
+        let manifest = manifest(library: library)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0", "cart": "2.0.0"], swiftRuntime: "abc") == nil)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.1.0"], swiftRuntime: "abc")?.contains("the App has router 1.1.0") == true)
+        #expect(manifest.incompatibility(hostAPI: [:], swiftRuntime: "abc")?.contains("does not have") == true)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0"], swiftRuntime: "def")?.contains("Swift 6.3.1") == true)
+    }
+
+    @Test func anIndexVerifiesOnlyWithItsSignature() throws {
+        let release = FeedIndex.Release(version: "1.2.0", archive: "plugins/banner/banner-1.2.0.tar", size: 10, sha256: "x", manifest: manifest(library: library))
+        let data = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [release]]))
+        let index = try FeedIndex.verified(data, signature: try key.sign(data), keys: keys)
+        #expect(index.sequence == 3)
+        #expect(index.release("banner", "1.2.0") == release)
+        #expect(throws: FeedError.self) { try FeedIndex.verified(data, signature: try PluginSigningKey().sign(data), keys: keys) }
+        var escaping = release
+        escaping.archive = "../../etc/passwd"
+        let bad = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [escaping]]))
+        #expect(throws: FeedError.self) { try FeedIndex.verified(bad, signature: try key.sign(bad), keys: keys) }
+    }
+
+    @Test func aKeyFileRoundTripsAndGarbageIsRefused() throws {
+        let copy = try PluginSigningKey(fileContents: key.fileContents)
+        #expect(copy.publicKey == key.publicKey)
+        #expect(throws: FeedError.self) { try PluginSigningKey(fileContents: "hello") }
+        #expect(throws: FeedError.self) { try TrustedKeys(["not-a-key"]) }
+    }
+}

@@ -1,0 +1,94 @@
+public import Foundation
+public import PluginFeed
+
+/// `componentctl plugin publish` and `verify`: a feed is a folder any static HTTP server can serve:
+///
+///     index.json, index.sig              every plugin, every version, its archive, size and hash (signed)
+///     plugins/<id>/<id>-<version>.tar    the archives
+public enum FeedPublisher {
+    /// Adds the archive at `archive` to the feed in `feed` (made when missing), signed with `key`.
+    public static func publish(archive: URL, feed: URL, key: PluginSigningKey) throws -> String {
+        let keys = try TrustedKeys([key.publicKey])
+        guard let data = FileManager.default.contents(atPath: archive.path) else {
+            throw ToolError("Cannot read the archive \(archive.path). Make one with 'componentctl plugin pack NAME VERSION'.", status: .usage)
+        }
+        let plugin: VerifiedPlugin
+        do {
+            plugin = try VerifiedPlugin(archive: data, keys: keys)
+        } catch let error as FeedError {
+            throw ToolError("\(archive.lastPathComponent) cannot be published: \(error.message). Pack it again with this key.", status: .usage)
+        }
+        var index = try existingIndex(feed, keys: keys) ?? FeedIndex()
+        let manifest = plugin.manifest
+        let relative = "plugins/\(manifest.id)/\(manifest.id)-\(manifest.version).tar"
+        let release = FeedIndex.Release(version: manifest.version, archive: relative, size: data.count, sha256: Digest.sha256(data), manifest: manifest)
+        if let published = index.release(manifest.id, manifest.version) {
+            guard published.sha256 != release.sha256 else { return "\(manifest.id) \(manifest.version) is already in the feed; nothing changed.\n" }
+            throw ToolError(
+                "\(manifest.id) \(manifest.version) is already in the feed with other bytes. A published version never changes (Apps may have it): "
+                    + "release a new version and publish that.", status: .usage)
+        }
+        index.plugins[manifest.id, default: []].append(release)
+        index.plugins[manifest.id]?.sort { (PluginVersion($0.version)?.parts ?? []).lexicographicallyPrecedes(PluginVersion($1.version)?.parts ?? []) }
+        index.sequence += 1
+        // The archive first, then the index, then its signature: a reader sees either the old pair, or
+        // a new index whose signature lags for an instant (Apps read the pair twice before giving up).
+        try FileManager.default.createDirectory(at: feed.appendingPathComponent(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(data, to: feed.appendingPathComponent(relative))
+        let indexData = try FeedJSON.encode(index)
+        try AtomicFile.write(indexData, to: feed.appendingPathComponent(FeedIndex.fileName))
+        try AtomicFile.write(try key.sign(indexData), to: feed.appendingPathComponent(FeedIndex.signatureName))
+        return "Published \(manifest.id) \(manifest.version) to \(feed.path) (index sequence \(index.sequence)).\n"
+    }
+
+    /// The feed's index, checked against `keys`; nil when the feed has none yet.
+    static func existingIndex(_ feed: URL, keys: TrustedKeys) throws -> FeedIndex? {
+        let indexURL = feed.appendingPathComponent(FeedIndex.fileName)
+        guard let data = FileManager.default.contents(atPath: indexURL.path) else { return nil }
+        guard let signature = FileManager.default.contents(atPath: feed.appendingPathComponent(FeedIndex.signatureName).path) else {
+            throw ToolError("\(indexURL.path) has no \(FeedIndex.signatureName) beside it; restore it, or publish into a new folder.", status: .usage)
+        }
+        do {
+            return try FeedIndex.verified(data, signature: signature, keys: keys)
+        } catch let error as FeedError {
+            throw ToolError("The feed's index cannot be extended with this key: \(error.message).", status: .usage)
+        }
+    }
+
+    /// Checks a feed folder or an archive offline against `keys`; returns one line per thing checked.
+    public static func verify(_ target: URL, keys: TrustedKeys) throws -> String {
+        guard FileStatus.isRealFolder(target) else {
+            guard let data = FileManager.default.contents(atPath: target.path) else { throw ToolError("There is no file or folder \(target.path).", status: .usage) }
+            let plugin = try refusing { try VerifiedPlugin(archive: data, keys: keys) }
+            return "ok: \(target.lastPathComponent): \(plugin.manifest.id) \(plugin.manifest.version), signature and library hash verified\n"
+        }
+        guard let index = try refusing({ try existingIndex(target, keys: keys) }) else {
+            throw ToolError("\(target.path) holds no \(FeedIndex.fileName): it is no plugin feed.", status: .usage)
+        }
+        var lines = ["ok: index (sequence \(index.sequence)), signature verified"]
+        for id in index.plugins.keys.sorted() {
+            for release in index.releases(id).reversed() {
+                guard let data = FileManager.default.contents(atPath: target.appendingPathComponent(release.archive).path) else {
+                    throw ToolError("The index lists \(release.archive), which the feed does not hold.", status: .findings)
+                }
+                guard data.count == release.size, Digest.sha256(data) == release.sha256 else {
+                    throw ToolError("\(release.archive) is not the archive the index describes (size or SHA-256 differ).", status: .findings)
+                }
+                let plugin = try refusing { try VerifiedPlugin(archive: data, keys: keys) }
+                guard plugin.manifest == release.manifest else {
+                    throw ToolError("The manifest inside \(release.archive) differs from the one the index lists.", status: .findings)
+                }
+                lines.append("ok: \(id) \(release.version): archive hash, manifest signature and library hash verified")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func refusing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FeedError {
+            throw ToolError("Refused: \(error.message).", status: .findings)
+        }
+    }
+}

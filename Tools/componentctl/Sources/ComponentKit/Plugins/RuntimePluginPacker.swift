@@ -1,0 +1,160 @@
+public import Foundation
+public import PluginFeed
+
+/// `componentctl plugin pack`: a runtime plugin's release built as a shared library (release
+/// configuration) from the tree of its release tag, and written as one signed archive.
+public enum RuntimePluginPacker {
+    /// Where pack builds: one scratch folder for every pack, so the shared packages build once.
+    public static let scratchFolder = ".build-plugins"
+
+    /// Packs `name` at `version` with `key` into the folder `output`, telling `report` what it builds.
+    /// Returns the archive's path and manifest.
+    public static func pack(
+        _ context: VersionedWorkspace, name: String, version text: String, key: PluginSigningKey, output: URL,
+        report: (String) -> Void = { _ in }
+    ) throws -> (archive: URL, manifest: PluginManifest) {
+        let workspace = context.workspace
+        let component = try context.component(name)
+        guard component.kind == .plugin, component.isRuntime else {
+            throw ToolError(
+                "'\(name)' is no runtime plugin. Mark a plugin component as shipped at run time with 'runtime: true' in components.yaml; "
+                    + "other components are linked into the App.", status: .usage)
+        }
+        let version = try VersionedWorkspace.version(text)
+        let plan = try PinPlanner.plan(context, component: component, version: version)
+        let product = try libraryProduct(of: plan.manifest, name: name, tag: plan.release.tag)
+        let hostAPI = try hostAPI(of: plan.manifest, workspace: workspace, plugin: name)
+
+        // The release tree at the pin layout's depth, so its relative dependencies reach the live packages.
+        let packFolder = plan.pinFolder.replacingOccurrences(
+            of: PinLayout.pinFolderName(name, version.description), with: ".pack-\(name)-\(version.description)")
+        let checkout = workspace.root.appendingPathComponent(packFolder + plan.checkout.dropFirst(plan.pinFolder.count))
+        let packRoot = workspace.root.appendingPathComponent(packFolder)
+        try? FileManager.default.removeItem(at: packRoot)
+        try FileManager.default.createDirectory(at: checkout.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: packRoot) }
+        try context.repository.materialize(tree: plan.tree, into: checkout)
+
+        let sources = try sourceFacts(in: checkout)
+        guard let entry = sources.entries.first, sources.entries.count == 1 else {
+            throw ToolError(
+                sources.entries.isEmpty
+                    ? "\(plan.release.tag) declares no entry symbol. Add one function marked @_cdecl(\"\(name.replacingOccurrences(of: "-", with: "_"))_plugin_entry\") "
+                        + "that returns RuntimePluginExport(...).retainedPointer() (see the runtime plugin template in the README)."
+                    : "\(plan.release.tag) declares several @_cdecl entries (\(sources.entries.joined(separator: ", "))); keep one.", status: .usage)
+        }
+        guard let point = component.extends else { throw ToolError("'\(name)' has no 'extends:' in components.yaml.", status: .usage) }
+        let contributions = sources.definitions.map { PluginManifest.Contribution(point: point, plugin: $0) }
+        guard !contributions.isEmpty || !sources.routes.isEmpty else {
+            throw ToolError("\(plan.release.tag) contributes nothing: it defines no PluginDefinition with a literal id and registers no route.", status: .usage)
+        }
+
+        let scratch = workspace.root.appendingPathComponent(scratchFolder)
+        let swift = try Toolchain.current()
+        report("Building \(product) of \(plan.release.tag) (release)...\n")
+        let build = try ProcessRunner.run(
+            swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
+        guard build.status == 0 else {
+            throw ToolError(
+                "Building \(product) of \(plan.release.tag) failed:\n" + (build.text + build.errorText).split(separator: "\n").suffix(30).joined(separator: "\n"),
+                status: .buildFailed)
+        }
+        let libraryName = "lib\(product).so"
+        let library = try Data(contentsOf: scratch.appendingPathComponent("release").appendingPathComponent(libraryName))
+        let manifest = PluginManifest(
+            id: name, version: version.description, entry: entry, library: libraryName, sha256: Digest.sha256(library), size: library.count,
+            contributions: contributions, routes: sources.routes, hostAPI: hostAPI, swift: swift.version, swiftRuntime: swift.runtimeDigest)
+        let manifestData = try manifest.encoded()
+        let archive = try PluginArchive(files: [
+            PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), libraryName: library,
+        ]).encoded()
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = output.appendingPathComponent("\(name)-\(version.description).tar")
+        try AtomicFile.write(archive, to: file)
+        return (file, manifest)
+    }
+
+    /// The package's dynamic library product: the one `type: .dynamic` library.
+    static func libraryProduct(of manifest: PackageManifest, name: String, tag: String) throws -> String {
+        let dynamic = manifest.products.filter(\.isDynamicLibrary)
+        guard dynamic.count == 1, let product = dynamic.first else {
+            throw ToolError(
+                "The Package.swift of \(tag) must declare exactly one `.library(name: ..., type: .dynamic, targets: [...])` product: "
+                    + "the library the App loads (it has \(dynamic.count)).", status: .usage)
+        }
+        return product.name
+    }
+
+    /// The exact version of each workspace component `manifest` depends on, directly or through them.
+    static func hostAPI(of manifest: PackageManifest, workspace: Workspace, plugin: String) throws -> [String: String] {
+        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let byFolder = Dictionary(workspace.components.map { ($0.folderName.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var queue = manifest.dependencies.compactMap { byFolder[$0.identity] }
+        var versions: [String: String] = [:]
+        while let component = queue.popLast() {
+            guard versions[component.name] == nil else { continue }
+            guard let version = component.version else {
+                throw ToolError(
+                    "'\(plugin)' is built against '\(component.name)', which has no version in components.yaml. Release it first: "
+                        + "componentctl release \(component.name) 1.0.0", status: .usage)
+            }
+            versions[component.name] = version
+            queue += (analysis.packages[component.name]?.manifest?.dependencies ?? []).compactMap { byFolder[$0.identity] }
+        }
+        return versions
+    }
+
+    /// The entry symbols (`@_cdecl("...")`), plugin definition ids and route patterns of the Swift sources under `folder`.
+    static func sourceFacts(in folder: URL) throws -> (entries: [String], definitions: [String], routes: [String]) {
+        var entries: [String] = [], definitions: [String] = [], routes: [String] = []
+        let sources = folder.appendingPathComponent("Sources")
+        for path in SwiftFiles.under(sources, skipping: []) {
+            let bytes = [UInt8](try Data(contentsOf: sources.appendingPathComponent(path)))
+            definitions += PluginScanner.scan(bytes).definitions.compactMap(\.id)
+            routes += bytes.withUnsafeBufferPointer { ImportScanner.scan($0).routes.map(\.pattern) }
+            entries += CDeclScanner.names(in: bytes)
+        }
+        return (entries, definitions, Array(Set(routes)).sorted())
+    }
+}
+
+/// The Swift toolchain on the PATH: its `swift`, version and runtime library.
+struct Toolchain {
+    var executable: URL
+    var version: String
+    var runtimeDigest: String
+
+    static func current() throws -> Toolchain {
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let versionOutput = try ProcessRunner.run(env, ["swift", "--version"])
+        guard versionOutput.status == 0, let line = (versionOutput.text + versionOutput.errorText).split(separator: "\n").first(where: { $0.contains("Swift version") })
+        else { throw ToolError("'swift --version' failed; put the Swift toolchain on the PATH.", status: .environment) }
+        let version = line.components(separatedBy: "Swift version ").last?.split(separator: " ").first.map(String.init) ?? String(line)
+        let info = try ProcessRunner.run(env, ["swift", "-print-target-info"])
+        struct TargetInfo: Decodable {
+            struct Paths: Decodable { var runtimeLibraryPaths: [String] }
+            var paths: Paths
+        }
+        let paths = (try? JSONDecoder().decode(TargetInfo.self, from: info.standardOutput))?.paths.runtimeLibraryPaths ?? []
+        guard let core = paths.map({ URL(fileURLWithPath: $0).appendingPathComponent("libswiftCore.so") }).first(where: { FileManager.default.fileExists(atPath: $0.path) })
+        else { throw ToolError("Cannot find the toolchain's libswiftCore.so ('swift -print-target-info' names no runtime library path holding it).", status: .environment) }
+        return Toolchain(executable: env, version: version, runtimeDigest: try Digest.sha256(fileAt: core))
+    }
+}
+
+/// Finds `@_cdecl("name")` attributes outside comments and strings.
+enum CDeclScanner {
+    /// The names of the `@_cdecl` attributes of the Swift source `bytes`.
+    static func names(in bytes: [UInt8]) -> [String] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var names: [String] = []
+        for line in text.split(separator: "\n") {
+            let code = line.drop { $0 == " " }
+            guard !code.hasPrefix("//"), let start = code.range(of: "@_cdecl(\"") else { continue }
+            let rest = code[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { continue }
+            names.append(String(rest[..<end]))
+        }
+        return names
+    }
+}

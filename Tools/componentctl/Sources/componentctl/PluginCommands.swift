@@ -1,0 +1,124 @@
+import ArgumentParser
+import ComponentKit
+import Foundation
+import PluginFeed
+
+struct PluginCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugin", abstract: "Ship runtime plugins: make a signing key, pack a release, publish it to a feed, verify.",
+        subcommands: [PluginKeygenCommand.self, PluginPackCommand.self, PluginPublishCommand.self, PluginVerifyCommand.self])
+}
+
+/// Where the private signing key lives: never inside the repository.
+struct SigningKeyOption: ParsableArguments {
+    @Option(help: "The private signing key (default: $COMPONENTCTL_PLUGIN_KEY, else ~/.config/componentctl/plugin-signing.key).")
+    var key: String?
+
+    var path: URL {
+        if let key { return URL(fileURLWithPath: key) }
+        if let path = ProcessInfo.processInfo.environment["COMPONENTCTL_PLUGIN_KEY"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/componentctl/plugin-signing.key")
+    }
+
+    func load() throws -> PluginSigningKey {
+        guard let text = try? String(contentsOf: path, encoding: .utf8) else {
+            throw ToolError("There is no signing key at \(path.path). Make one with 'componentctl plugin keygen', or name yours with --key.", status: .usage)
+        }
+        do {
+            return try PluginSigningKey(fileContents: text)
+        } catch let error as FeedError {
+            throw ToolError("\(path.path): \(error.message)", status: .usage)
+        }
+    }
+}
+
+struct PluginKeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen", abstract: "Make an Ed25519 key pair: the private key stays on this machine, the App gets the public key.")
+
+    @OptionGroup var signing: SigningKeyOption
+    @Flag(help: "Replace an existing key (Apps that trust the old one refuse what the new one signs).") var force = false
+
+    func run() throws {
+        let path = signing.path
+        if FileManager.default.fileExists(atPath: path.path), !force {
+            throw ToolError("\(path.path) exists already; keep it, or pass --force to replace it.", status: .usage)
+        }
+        let key = PluginSigningKey()
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(Data(key.fileContents.utf8), to: path)
+        guard chmod(path.path, 0o600) == 0 else { throw ToolError("Cannot make \(path.path) private (chmod 600).", status: .environment) }
+        try finish(
+            CommandResult(
+                output: """
+                    Wrote the private key to \(path.path) (mode 600). Keep it out of the repository and back it up:
+                    a lost key means a new key and an App release before anything new can be published.
+                    The public key, for the App's plugin-feed.json "keys":
+                    \(key.publicKey)
+
+                    """))
+    }
+}
+
+struct PluginPackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack", abstract: "Build runtime plugin NAME from its release tag VERSION as a shared library and write a signed archive.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var signing: SigningKeyOption
+    @Argument(help: "The runtime plugin (runtime: true in components.yaml).") var name: String
+    @Argument(help: "A released version (tag NAME@VERSION).") var version: String
+    @Option(help: "The folder to write NAME-VERSION.tar into (default: .build-plugins/archives).") var output: String?
+
+    func run() throws {
+        let key = try signing.load()
+        let context = try VersionedWorkspace(try global.workspace())
+        let folder = output.map { URL(fileURLWithPath: $0) } ?? context.workspace.root.appendingPathComponent(RuntimePluginPacker.scratchFolder + "/archives")
+        let (archive, manifest) = try RuntimePluginPacker.pack(
+            context, name: name, version: version, key: key, output: folder, report: { FileHandle.standardError.write(Data($0.utf8)) })
+        let api = manifest.hostAPI.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        try finish(
+            CommandResult(
+                output: "Packed \(manifest.id) \(manifest.version) into \(archive.path) (\(manifest.size / 1024) KB library, entry \(manifest.entry)).\n"
+                    + "Built against: \(api); Swift \(manifest.swift).\n"))
+    }
+}
+
+struct PluginPublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish", abstract: "Add packed archives to a feed folder (made when missing) and sign its index.")
+
+    @OptionGroup var signing: SigningKeyOption
+    @Argument(help: "Archives made by 'componentctl plugin pack'.") var archives: [String]
+    @Option(help: "The feed folder, served as is by any static HTTP server.") var feed: String
+
+    func run() throws {
+        guard !archives.isEmpty else { throw ToolError("Name at least one archive to publish.", status: .usage) }
+        let key = try signing.load()
+        var output = ""
+        for archive in archives {
+            output += try FeedPublisher.publish(archive: URL(fileURLWithPath: archive), feed: URL(fileURLWithPath: feed), key: key)
+        }
+        try finish(CommandResult(output: output))
+    }
+}
+
+struct PluginVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Check an archive or a whole feed folder offline: signatures, hashes, the index against the archives.")
+
+    @OptionGroup var signing: SigningKeyOption
+    @Argument(help: "An archive (.tar) or a feed folder.") var target: String
+    @Option(help: "A trusted public key (base64; repeat for several). Default: the public half of the signing key.")
+    var publicKey: [String] = []
+
+    func run() throws {
+        let keys: TrustedKeys
+        do {
+            keys = try TrustedKeys(publicKey.isEmpty ? [try signing.load().publicKey] : publicKey)
+        } catch let error as FeedError {
+            throw ToolError(error.message, status: .usage)
+        }
+        try finish(CommandResult(output: try FeedPublisher.verify(URL(fileURLWithPath: target), keys: keys)))
+    }
+}
