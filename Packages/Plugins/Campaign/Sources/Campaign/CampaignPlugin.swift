@@ -32,7 +32,7 @@ public enum CampaignPlugin: PluginDefinition {
 public enum CampaignRoute {
     /// The campaign called `name`.
     public struct Page: Route, Equatable {
-        public static let pattern: RoutePattern = "shop://campaign/<name>"
+        public static let pattern: RoutePattern = "shop://campaign/:name"
         /// The campaign's name, like `winter`.
         public var name: String
         /// Creates the route.

@@ -1,0 +1,45 @@
+import Campaign
+import ProductInterface
+import ProductInterfaceTestSupport
+import Router
+import ScreenKit
+import Testing
+
+private func makeHarness() throws -> ProductPageHarness {
+    let harness = ProductPageHarness()
+    try harness.router.services.register((any ProductCatalog).self, owner: "test", instance: harness.catalog)
+    try harness.install([CampaignPlugin.self])
+    return harness
+}
+
+@Test func theBannerShowsTheCampaignPriceAndLinksTheCampaign() async throws {
+    let harness = try makeHarness()
+    let text = TextRenderer(showsURLs: true).render(try await harness.render(harness.page(), productID: 1))
+    #expect(text.contains("Winter sale"))
+    #expect(text.contains("10% off: $4.50 instead of $5.00."))
+    #expect(text.contains("shop://campaign/winter"))
+}
+
+@Test func theBannerHearsAReviewWrittenOnItsPage() async throws {
+    let harness = try makeHarness()
+    let page = harness.page()
+    #expect(!TextRenderer().render(try await harness.render(page, productID: 2)).contains("draw"))
+    page.events.publish(ReviewAdded(productID: 2, rating: 5))
+    #expect(TextRenderer().render(try await harness.render(page, productID: 2)).contains("enters you in the winter sale draw"))
+}
+
+@Test func theCampaignPageListsEveryProductAtItsCampaignPrice() async throws {
+    let harness = try makeHarness()
+    let screen = try await harness.router.open("shop://campaign/winter", as: Screen.self)
+    #expect(screen.title == "Winter sale")
+    #expect(screen.links.map(\.url) == ["shop://product/1", "shop://product/2", "shop://product/3"])
+    #expect(screen.links.first?.title == "Mug — $4.50 (was $5.00)")
+    let over = try await harness.router.open("shop://campaign/summer", as: Screen.self)
+    #expect(over.title == "Campaign over")
+}
+
+@Test func theEntryHandsOverTheDefinitionAsTheAppReceivesIt() throws {
+    let export = try #require(RuntimePluginExport.take(campaignPluginEntry()))
+    #expect(export.contributions.map(\.plugin) == ["campaign"])
+    #expect(export.contributions.map(\.point) == [ProductSections.id])
+}
