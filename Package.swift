@@ -11,9 +11,12 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/Order"),
     .package(path: "Packages/Business/Product"),
     .package(path: "Packages/Business/User"),
+    .package(path: "Packages/Core/RuntimePlugins"),
     .package(path: "Packages/Core/Session"),
     .package(path: "Packages/Core/Storage"),
     .package(path: "Packages/Foundation/LinkSigning"),
+    .package(path: "Packages/Foundation/Models"),
+    .package(path: "Packages/Foundation/PluginFeed"),
     .package(path: "Packages/Foundation/Router"),
     .package(path: "Packages/Foundation/ScreenKit"),
     .package(path: "Packages/Interfaces/HomeInterface"),
@@ -21,9 +24,6 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Plugins/Recommendations"),
     .package(path: "Packages/Plugins/Reviews"),
     .package(path: "Packages/Plugins/ShippingEstimate"),
-    .package(path: "Packages/Core/RuntimePlugins"),
-    .package(path: "Packages/Foundation/PluginFeed"),
-    .package(path: "Packages/Foundation/Models"),
 ]
 // swift-format-ignore
 let componentProducts: [Target.Dependency] = [
@@ -32,9 +32,11 @@ let componentProducts: [Target.Dependency] = [
     .product(name: "Order", package: "Order"),
     .product(name: "Product", package: "Product"),
     .product(name: "User", package: "User"),
+    .product(name: "RuntimePlugins", package: "RuntimePlugins"),
     .product(name: "Session", package: "Session"),
     .product(name: "Storage", package: "Storage"),
     .product(name: "LinkSigning", package: "LinkSigning"),
+    .product(name: "PluginFeed", package: "PluginFeed"),
     .product(name: "Router", package: "Router"),
     .product(name: "ScreenKit", package: "ScreenKit"),
     .product(name: "HomeInterface", package: "HomeInterface"),
@@ -42,14 +44,23 @@ let componentProducts: [Target.Dependency] = [
     .product(name: "Recommendations", package: "Recommendations"),
     .product(name: "Reviews", package: "Reviews"),
     .product(name: "ShippingEstimate", package: "ShippingEstimate"),
-    .product(name: "RuntimePlugins", package: "RuntimePlugins"),
-    .product(name: "PluginFeed", package: "PluginFeed"),
-    .product(name: "RouterDynamic", package: "Router"),
-    .product(name: "ScreenKitDynamic", package: "ScreenKit"),
-    .product(name: "ModelsDynamic", package: "Models"),
-    .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
 ]
 // END componentctl: components
+
+// The shared libraries runtime plugins link (each a package's `...Dynamic` product). Listing them makes
+// the App export these modules' symbols, so a loaded plugin binds to the App's one copy of each; the
+// components themselves stay statically linked. List here every `...Dynamic` product a runtime plugin
+// depends on (check-layers' runtime-plugin-host reports a missing one). SHOP_PLUGIN_HOST=0 builds the
+// App without them, for the start-up benchmark only: that App cannot load runtime plugins.
+let pluginHostProducts: [Target.Dependency] =
+    Context.environment["SHOP_PLUGIN_HOST"] == "0"
+    ? []
+    : [
+        .product(name: "RouterDynamic", package: "Router"),
+        .product(name: "ScreenKitDynamic", package: "ScreenKit"),
+        .product(name: "ModelsDynamic", package: "Models"),
+        .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
+    ]
 
 let package = Package(
     name: "Shop",
@@ -58,12 +69,16 @@ let package = Package(
     ],
     dependencies: componentPackages,
     targets: [
-        .target(name: "Shell", dependencies: componentProducts, path: "App/Shell", resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]),
+        .target(
+            name: "Shell", dependencies: componentProducts + pluginHostProducts, path: "App/Shell",
+            resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]
+        ),
         .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Shell", .product(name: "Router", package: "Router")],
-            path: "Tests/AppTests"
+            dependencies: ["App", "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed")],
+            path: "Tests/AppTests",
+            exclude: ["Fixtures"]
         ),
     ]
 )

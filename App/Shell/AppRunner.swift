@@ -72,6 +72,8 @@ public struct AppRunner: Sendable {
                     return 1
                 }
             }
+        case "plugins":
+            return await PluginsCommand(runner: self).run(Array(arguments.dropFirst()))
         case "help", "--help", "-h":
             output(Self.help)
             return 0
@@ -108,11 +110,18 @@ public struct AppRunner: Sendable {
                                       link from outside: only public routes, and only with a valid signature
           sign URL [--lifetime SECS]  prints URL signed for outside use (default lifetime: 3600 s)
           routes [--format text|json] prints the route table: pattern, then owning component
+          plugins list                the installed runtime plugins: the version that loads, an update waiting
+          plugins available           the plugin feed's plugins and versions, and whether each fits this App
+          plugins install ID[@VER]    downloads, verifies and installs a plugin (a version by name may be older)
+          plugins update [ID]         installs the newest fitting version of one or every installed plugin
+          plugins remove ID           uninstalls a plugin
           help                        shows this text
 
         Interactive commands: a link's number, a URL, back, home, routes, help, quit.
         Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
-        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key), SHOP_LOG=1 (log routing).
+        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key), SHOP_LOG=1 (log routing),
+        SHOP_PLUGIN_FEED (plugin feed URL), SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
+        SHOP_PLUGIN_TIMEOUT (seconds a download may stall).
 
         """
 

@@ -10,7 +10,7 @@ struct AppProcess {
     }
 
     /// A fresh data folder, so every test starts with an empty database.
-    let dataDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("app-tests-\(UUID())")
+    var dataDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("app-tests-\(UUID())")
     var environment: [String: String] = [:]
 
     static var binary: URL {

@@ -23,7 +23,7 @@ let package = Package(
             dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "TestSupport", dependencies: ["ComponentKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit", "TestSupport"]),
+        .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit", "TestSupport", "PluginFeed"]),
         .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport"]),
     ]
 )

@@ -26,7 +26,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CampaignTests",
-            dependencies: ["Campaign", .product(name: "ProductInterfaceTestSupport", package: "ProductInterface")]
+            dependencies: [
+                "Campaign", .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
+                .product(name: "ProductInterfaceDynamic", package: "ProductInterface"), .product(name: "RouterDynamic", package: "Router"),
+                .product(name: "ScreenKitDynamic", package: "ScreenKit"),
+            ]
         ),
     ]
 )

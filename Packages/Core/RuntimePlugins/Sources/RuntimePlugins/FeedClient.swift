@@ -161,7 +161,8 @@ final class TransferSink: NSObject, URLSessionDataDelegate, Sendable {
                 try handle.write(contentsOf: data)
                 state.written += data.count
             } catch {
-                state.failure = TransferError(reason: "writing it failed: \(error.localizedDescription)", retry: false)
+                let full = (error as NSError).code == CocoaError.fileWriteOutOfSpace.rawValue
+                state.failure = TransferError(reason: "writing it failed: " + (full ? "No space left on device" : error.localizedDescription), retry: false)
                 return (state.written, true)
             }
             return (state.written, false)

@@ -1,6 +1,6 @@
 public import Foundation
 import Glibc
-public import PluginFeed
+import PluginFeed
 
 /// The installed runtime plugins on disk, under the App's data folder:
 ///
@@ -77,6 +77,8 @@ public struct PluginStore: Sendable {
         try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
         let staged = stagingFolder.appendingPathComponent("\(plugin.manifest.id)-\(plugin.manifest.version)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: false)
+        var renamed = false
+        defer { if !renamed { try? FileManager.default.removeItem(at: staged) } }
         for (name, data) in [
             (PluginArchive.manifestName, plugin.manifestData), (PluginArchive.signatureName, plugin.signature), (plugin.manifest.library, plugin.library),
         ] {
@@ -89,6 +91,7 @@ public struct PluginStore: Sendable {
         guard rename(staged.path, target.path) == 0 else {
             throw FeedError("cannot move the plugin into \(target.path): \(String(cString: strerror(errno)))")
         }
+        renamed = true
         try Self.syncFolder(target.deletingLastPathComponent())
         checkpoint("renamed")
     }

@@ -1,6 +1,6 @@
 public import Foundation
 public import PluginFeed
-public import Router
+import Router
 
 /// Where plugins come from and who may sign them.
 public struct FeedConfiguration: Sendable {
@@ -180,11 +180,11 @@ public struct RuntimePluginManager: Sendable {
         client.progress = { received, total in progress(name, received, total) }
         let downloads = store.folder.appendingPathComponent("downloads")
         try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
-        // Named by the archive's hash, so an interrupted download resumes only into the same bytes.
+        // Named by the archive's hash, so the retries of a dropped download resume only into the same bytes.
         let file = downloads.appendingPathComponent("\(release.sha256).part")
+        defer { try? FileManager.default.removeItem(at: file) }
         store.checkpoint("download")
         try await client.download(release.archive, to: file, expected: release.size, limit: configuration.archiveLimit)
-        defer { try? FileManager.default.removeItem(at: file) }
         let data = try Data(contentsOf: file)
         guard data.count == release.size, Digest.sha256(data) == release.sha256 else {
             throw FeedError("the archive of \(name) is not the one the signed index describes (its size or SHA-256 differs): refused")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// check-layers' plugin findings: what components.yaml says of plugins against what the sources declare
 /// (extension points in interfaces, one definition per plugin, settings of the definition's schema).
 struct PluginChecks {
@@ -20,6 +22,8 @@ struct PluginChecks {
         guard let package = analysis.packages[plugin.name], let manifest = package.manifest else { return findings }
         let components = Dictionary(analysis.workspace.components.map { ($0.folderName.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         let ownTargets = Set(manifest.targets.map(\.name))
+        let appManifest = FileManager.default.contents(atPath: analysis.workspace.root.appendingPathComponent("Package.swift").path)
+            .map { String(decoding: $0, as: UTF8.self) }
         for target in manifest.targets where target.kind == .regular {
             for dependency in target.dependencies {
                 let product: String, packageName: String
@@ -28,7 +32,18 @@ struct PluginChecks {
                 case .byName(let name) where !ownTargets.contains(name): (product, packageName) = (name, name)
                 default: continue
                 }
-                guard let component = components[packageName.lowercased()], !product.hasSuffix("Dynamic") else { continue }
+                guard let component = components[packageName.lowercased()] else { continue }
+                if product.hasSuffix("Dynamic") {
+                    if let app = appManifest, !app.contains(".product(name: \"\(product)\", package: \"\(packageName)\")") {
+                        findings.append(
+                            Diagnostic(
+                                path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
+                                message: "runtime plugin '\(plugin.name)' links '\(product)', which the App does not list, so the plugin cannot share the App's copy of '\(component)'",
+                                fix: "add .product(name: \"\(product)\", package: \"\(packageName)\") to the App's plugin host products in Package.swift",
+                                rule: "runtime-plugin-host"))
+                    }
+                    continue
+                }
                 findings.append(
                     Diagnostic(
                         path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,

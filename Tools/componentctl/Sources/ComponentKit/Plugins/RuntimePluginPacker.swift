@@ -112,7 +112,7 @@ public enum RuntimePluginPacker {
             let bytes = [UInt8](try Data(contentsOf: sources.appendingPathComponent(path)))
             definitions += PluginScanner.scan(bytes).definitions.compactMap(\.id)
             routes += bytes.withUnsafeBufferPointer { ImportScanner.scan($0).routes.map(\.pattern) }
-            entries += CDeclScanner.names(in: bytes)
+            entries += self.entries(in: bytes)
         }
         return (entries, definitions, Array(Set(routes)).sorted())
     }
@@ -142,10 +142,9 @@ struct Toolchain {
     }
 }
 
-/// Finds `@_cdecl("name")` attributes outside comments and strings.
-enum CDeclScanner {
-    /// The names of the `@_cdecl` attributes of the Swift source `bytes`.
-    static func names(in bytes: [UInt8]) -> [String] {
+extension RuntimePluginPacker {
+    /// The names of the `@_cdecl("name")` attributes of the Swift source `bytes`, outside line comments.
+    public static func entries(in bytes: [UInt8]) -> [String] {
         let text = String(decoding: bytes, as: UTF8.self)
         var names: [String] = []
         for line in text.split(separator: "\n") {

@@ -1,0 +1,78 @@
+import Foundation
+import PluginFeed
+import RuntimePlugins
+
+/// `App plugins ...`: the runtime plugins this App installed, the feed's, and changes to them.
+struct PluginsCommand {
+    let runner: AppRunner
+
+    static let usage = "'plugins' takes list, available, install ID[@VERSION], update [ID] or remove ID"
+
+    /// Runs `arguments` (after `plugins`) and returns the exit code: 0 done, 1 refused or failed, 2 usage.
+    func run(_ arguments: [String]) async -> Int32 {
+        let manager: RuntimePluginManager
+        do {
+            manager = try AppRuntimePlugins.manager(environment: runner.environment, versions: GeneratedPlugins.hostAPI) { runner.errorOutput($0) }
+        } catch {
+            runner.errorOutput("error: \(error)\n")
+            return 2
+        }
+        do {
+            switch (arguments.first, arguments.count) {
+            case ("list", 1):
+                let installed = try manager.installed()
+                guard !installed.isEmpty else {
+                    runner.output("No runtime plugins are installed. 'App plugins available' lists the feed's.\n")
+                    return 0
+                }
+                for plugin in installed {
+                    var line = "\(plugin.id) \(plugin.current ?? "(none loads)")"
+                    if let pending = plugin.pending { line += ", update to \(pending) loads at the next start" }
+                    if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
+                    runner.output(line + "\n")
+                }
+            case ("available", 1):
+                let installed = Dictionary(try manager.installed().map { ($0.id, $0.current) }, uniquingKeysWith: { first, _ in first })
+                let releases = try await manager.available()
+                guard !releases.isEmpty else {
+                    runner.output("The feed has no plugins.\n")
+                    return 0
+                }
+                for (release, problem) in releases {
+                    let state = installed[release.manifest.id] == release.version ? "installed" : problem.map { "cannot load here: \($0)" } ?? "installable"
+                    runner.output("\(release.manifest.id) \(release.version) (\(max(1, release.size / 1024)) KB): \(state)\n")
+                }
+            case ("install", 2):
+                let parts = arguments[1].split(separator: "@", maxSplits: 1).map(String.init)
+                guard PluginID.isValid(parts[0]), parts.count == 1 || PluginVersion(parts[1]) != nil else {
+                    return usage("install takes a plugin id and optionally @VERSION, like campaign or campaign@1.2.0")
+                }
+                let wasInstalled = try manager.installed().contains { $0.id == parts[0] && $0.current != nil }
+                let version = try await manager.install(parts[0], version: parts.count == 2 ? parts[1] : nil)
+                runner.output(
+                    wasInstalled
+                        ? "Installed \(parts[0]) \(version); it loads at the next start (the installed version stays until it has loaded once).\n"
+                        : "Installed \(parts[0]) \(version); it loads at the next start.\n")
+            case ("update", 1), ("update", 2):
+                let updated = try await manager.update(arguments.count == 2 ? arguments[1] : nil)
+                runner.output(
+                    updated.isEmpty
+                        ? "Everything is up to date.\n" : updated.map { "Updated \($0); it loads at the next start.\n" }.joined())
+            case ("remove", 2):
+                try manager.remove(arguments[1])
+                runner.output("Removed \(arguments[1]).\n")
+            default:
+                return usage(Self.usage)
+            }
+            return 0
+        } catch {
+            runner.errorOutput("error: \(error)\n")
+            return 1
+        }
+    }
+
+    private func usage(_ message: String) -> Int32 {
+        runner.errorOutput("error: \(message). Run 'App help' for the commands.\n")
+        return 2
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import PluginFeed
+import Testing
+
+/// Released and packed versions of the sample's runtime plugin, made once per test run in a clone of
+/// the workspace with the real `componentctl release` and `componentctl plugin pack`:
+/// 1.0.0 as written, 1.1.0 with 20% off, 1.2.0 that crashes the App while loading, 1.3.0 that registers
+/// a route its manifest does not declare, and 1.4.0 built against router 1.1.0 (a host API the App lacks).
+final class RuntimePluginFixture: Sendable {
+    static let shared = Result { try RuntimePluginFixture() }
+
+    /// The workspace clone, its feed-less archives, and the keys.
+    let folder: URL
+    let archives: URL
+    let key: URL
+    let publicKey: String
+    let otherKey: URL
+
+    private init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-plugins-\(UUID().uuidString)")
+        let clone = folder.appendingPathComponent("workspace")
+        archives = folder.appendingPathComponent("archives")
+        key = folder.appendingPathComponent("keys/trusted.key")
+        otherKey = folder.appendingPathComponent("keys/other.key")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.run("/usr/bin/env", ["git", "clone", "-q", AppProcess.root.path, clone.path])
+        for setting in [["user.email", "tests@example.com"], ["user.name", "Tests"]] {
+            try Self.run("/usr/bin/env", ["git", "-C", clone.path, "config"] + setting)
+        }
+        publicKey = try Self.keygen(key)
+        _ = try Self.keygen(otherKey)
+        let source = clone.appendingPathComponent("Packages/Plugins/Campaign/Sources/Campaign/CampaignPlugin.swift")
+        let original = try String(contentsOf: source, encoding: .utf8)
+        let versions: [(String, (String) -> String)] = [
+            ("1.0.0", { $0 }),
+            ("1.1.0", { $0.replacingOccurrences(of: "percentOff: 10", with: "percentOff: 20") }),
+            ("1.2.0", { $0.replacingOccurrences(of: "    RuntimePluginExport(definitions:", with: "    fatalError(\"broken release\")\n    RuntimePluginExport(definitions:") }),
+            (
+                "1.3.0",
+                {
+                    // A pattern built at run time: componentctl cannot read it, so the manifest does not declare it.
+                    $0.replacingOccurrences(
+                        of: "        let services = context.services\n",
+                        with: "        let services = context.services\n        try context.router.register(\"shop://\" + \"sneaky\", owner: id) { _ in nil }\n")
+                }
+            ),
+        ]
+        for (version, edit) in versions {
+            try edit(original).write(to: source, atomically: true, encoding: .utf8)
+            try release(version, in: clone)
+        }
+        // The host API moves on: router 1.1.0, which the App under test does not have.
+        let yaml = clone.appendingPathComponent("components.yaml")
+        let components = try String(contentsOf: yaml, encoding: .utf8)
+        try components.replacingOccurrences(of: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", with: "    layer: foundation\n    version: 1.1.0\n  screen-kit:")
+            .write(to: yaml, atomically: true, encoding: .utf8)
+        try original.write(to: source, atomically: true, encoding: .utf8)
+        try release("1.4.0", in: clone)
+    }
+
+    private func release(_ version: String, in clone: URL) throws {
+        try Self.run("/usr/bin/env", ["git", "-C", clone.path, "commit", "-qam", "Campaign \(version)", "--allow-empty"])
+        try Self.componentctl(["release", "campaign", version, "--root", clone.path])
+        try Self.componentctl(["plugin", "pack", "campaign", version, "--key", key.path, "--output", archives.path, "--root", clone.path])
+    }
+
+    /// The archive of `version`.
+    func archive(_ version: String) -> URL { archives.appendingPathComponent("campaign-\(version).tar") }
+
+    /// A new feed folder with `versions` published in order (by the trusted key unless `key` says otherwise).
+    func feed(_ versions: [String], key: URL? = nil) throws -> URL {
+        let feed = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
+        for version in versions { try publish(version, to: feed, key: key) }
+        return feed
+    }
+
+    /// Publishes `version` into `feed`.
+    func publish(_ version: String, to feed: URL, key: URL? = nil) throws {
+        try Self.componentctl(["plugin", "publish", archive(version).path, "--feed", feed.path, "--key", (key ?? self.key).path])
+    }
+
+    /// The App's plugin configuration for `feed`, trusting the fixture's key: a file in `folder`.
+    func configuration(feed: String, in folder: URL, timeout: Int = 3) throws -> URL {
+        let file = folder.appendingPathComponent("plugin-feed.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"feed": "\#(feed)", "keys": ["\#(publicKey)"], "timeout": \#(timeout)}"#.utf8).write(to: file)
+        return file
+    }
+
+    /// The trusted signing key, to forge feeds the publisher would never write.
+    func signingKey() throws -> PluginSigningKey { try PluginSigningKey(fileContents: String(contentsOf: key, encoding: .utf8)) }
+
+    private static func keygen(_ path: URL) throws -> String {
+        let output = try componentctl(["plugin", "keygen", "--key", path.path])
+        guard let line = output.split(separator: "\n").last else { throw FixtureError("keygen printed nothing") }
+        return String(line)
+    }
+
+    @discardableResult
+    static func componentctl(_ arguments: [String]) throws -> String {
+        String(decoding: try AppProcess.componentctl(arguments), as: UTF8.self)
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw FixtureError("\(arguments.joined(separator: " ")) failed") }
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A feed served over HTTP on loopback by `Fixtures/feed_server.py`, misbehaving as `mode` says; stopped by `stop()`.
+final class FeedServer: Sendable {
+    let process: Process
+    let url: String
+
+    init(_ feed: URL, mode: String = "ok") throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/feed_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, feed.path, mode]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw FixtureError("the feed server did not start")
+        }
+        self.process = process
+        url = "http://127.0.0.1:\(port)/"
+    }
+
+    /// Stops the server with SIGKILL: a child can inherit a mask that blocks SIGTERM from a test runner's thread.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+extension AppProcess {
+    /// An App process that uses `configuration` for its plugins.
+    static func withPlugins(_ configuration: URL, data: URL? = nil) -> AppProcess {
+        var app = data.map { AppProcess(dataDirectory: $0) } ?? AppProcess()
+        app.environment["SHOP_PLUGIN_CONFIG"] = configuration.path
+        return app
+    }
+}

@@ -1,0 +1,119 @@
+import ComponentKit
+import Foundation
+import PluginFeed
+import Testing
+import TestSupport
+
+/// Runtime plugins on the plugin fixture: `runtime: true`, the rules that keep them on the shared
+/// libraries, the wiring that leaves them out, and a feed's publish and verify.
+@Suite struct RuntimePluginModelTests {
+    /// The plugin fixture with stamp shipped at run time (and no longer declared under `plugins:`).
+    private func runtimeFixture() throws -> Scratch {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.replace(in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:", with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
+        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
+        return scratch
+    }
+
+    private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
+        LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+    }
+
+    @Test func runtimeIsReadForPluginsOnly() throws {
+        let scratch = try runtimeFixture()
+        #expect(try scratch.load().component(named: "stamp")?.isRuntime == true)
+        #expect(try scratch.load().component(named: "ribbon")?.isRuntime == false)
+        try scratch.replace(in: "components.yaml", "    runtime: true\n", with: "    runtime: yes\n")
+        #expect(throws: WorkspaceError.self) { try scratch.load() }
+    }
+
+    @Test func aRuntimePluginOnTheOrdinaryProductsIsAFindingWithTheFix() throws {
+        let rules = try findings(runtimeFixture()).filter { $0.rule == "runtime-plugin-static-dependency" }
+        #expect(rules.count == 2)
+        #expect(rules.first?.text.contains("links 'ShelfInterface' of 'shelf-interface' statically") == true)
+        #expect(rules.first?.text.contains(#"depend on .product(name: "ShelfInterfaceDynamic", package: "ShelfInterface")"#) == true)
+    }
+
+    @Test func theAppMustListTheSharedLibrariesItsRuntimePluginsLink() throws {
+        let scratch = try runtimeFixture()
+        try scratch.replace(
+            in: "Packages/Plugins/Stamp/Package.swift", #"dependencies: ["ShelfInterface", "Routing"]"#,
+            with: #"dependencies: [.product(name: "ShelfInterfaceDynamic", package: "ShelfInterface"), .product(name: "RoutingDynamic", package: "Routing")]"#)
+        try scratch.write("Package.swift", "// swift-tools-version: 6.0\nlet hosted = [.product(name: \"RoutingDynamic\", package: \"Routing\")]\n")
+        let found = try findings(scratch)
+        #expect(!found.contains { $0.rule == "runtime-plugin-static-dependency" })
+        let host = found.filter { $0.rule == "runtime-plugin-host" }
+        #expect(host.map(\.message) == ["runtime plugin 'stamp' links 'ShelfInterfaceDynamic', which the App does not list, so the plugin cannot share the App's copy of 'shelf-interface'"])
+    }
+
+    @Test func aRuntimePluginCannotBeDeclared() throws {
+        let scratch = try runtimeFixture()
+        try scratch.replace(in: "components.yaml", "    - plugin: ribbon\n", with: "    - plugin: stamp\n    - plugin: ribbon\n")
+        #expect(try findings(scratch).contains { $0.rule == "runtime-plugin-declared" })
+    }
+
+    @Test func theWiringLeavesRuntimePluginsOutAndListsTheHostAPI() throws {
+        let wiring = String(decoding: try #require(try PluginWiring.generate(try runtimeFixture().load())), as: UTF8.self)
+        #expect(!wiring.contains("StampPlugin"))
+        #expect(!wiring.contains("import Stamp"))
+        #expect(wiring.contains("ShelfBadges.self"), "the point a runtime plugin extends stays wired")
+        #expect(wiring.contains("static let hostAPI: [String: String] = [\n"))
+        #expect(wiring.contains("\"ribbon\": \"1.0.0\","))
+        #expect(!wiring.contains("\"stamp\":"), "a runtime plugin is no part of the App's API")
+    }
+
+    @Test func theEntryScannerReadsCDeclNamesOutsideComments() {
+        let source = "// @_cdecl(\"commented\")\n@_cdecl(\"real_entry\")\npublic func entry() {}\n"
+        #expect(RuntimePluginPacker.entries(in: Array(source.utf8)) == ["real_entry"])
+    }
+}
+
+/// `componentctl plugin publish` and `verify` on archives made in the test.
+@Suite struct FeedPublisherTests {
+    let key = PluginSigningKey()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("publisher-\(UUID().uuidString)")
+
+    private func archive(_ version: String, library: String = "library", signer: PluginSigningKey? = nil) throws -> URL {
+        let bytes = Data(library.utf8)
+        let manifest = PluginManifest(
+            id: "badge", version: version, entry: "badge_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(bytes), size: bytes.count,
+            contributions: [.init(point: "shelf-interface/badges", plugin: "badge")], routes: [], hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
+            swiftRuntime: "x")
+        let data = try manifest.encoded()
+        let url = folder.appendingPathComponent("archives/badge-\(version)-\(UUID().uuidString).tar")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PluginArchive(files: [PluginArchive.manifestName: data, PluginArchive.signatureName: try (signer ?? key).sign(data), "libBadge.so": bytes])
+            .encoded().write(to: url)
+        return url
+    }
+
+    @Test func publishingAddsVersionsAndRaisesTheSequence() throws {
+        let feed = folder.appendingPathComponent("feed")
+        #expect(try FeedPublisher.publish(archive: archive("1.0.0"), feed: feed, key: key).contains("index sequence 1"))
+        #expect(try FeedPublisher.publish(archive: archive("1.1.0"), feed: feed, key: key).contains("index sequence 2"))
+        let report = try FeedPublisher.verify(feed, keys: try TrustedKeys([key.publicKey]))
+        #expect(report == "ok: index (sequence 2), signature verified\nok: badge 1.0.0: archive hash, manifest signature and library hash verified\nok: badge 1.1.0: archive hash, manifest signature and library hash verified\n")
+    }
+
+    @Test func aPublishedVersionNeverChangesAndAnotherKeyCannotExtendTheFeed() throws {
+        let feed = folder.appendingPathComponent("feed")
+        let first = try archive("1.0.0")
+        _ = try FeedPublisher.publish(archive: first, feed: feed, key: key)
+        #expect(try FeedPublisher.publish(archive: first, feed: feed, key: key).contains("already in the feed; nothing changed"))
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("1.0.0", library: "other bytes"), feed: feed, key: key) }
+        let other = PluginSigningKey()
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("2.0.0", signer: other), feed: feed, key: other) }
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("2.0.0", signer: other), feed: feed, key: key) }
+    }
+
+    @Test func verifyFindsAnArchiveChangedInTheFeed() throws {
+        let feed = folder.appendingPathComponent("feed")
+        _ = try FeedPublisher.publish(archive: archive("1.0.0"), feed: feed, key: key)
+        let stored = feed.appendingPathComponent("plugins/badge/badge-1.0.0.tar")
+        var bytes = try Data(contentsOf: stored)
+        bytes[bytes.count - 1100] ^= 1
+        try bytes.write(to: stored)
+        let error = #expect(throws: ToolError.self) { try FeedPublisher.verify(feed, keys: try TrustedKeys([key.publicKey])) }
+        #expect(error?.exitStatus == .findings)
+    }
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Runtime plugins, measured in one run with release builds and hyperfine:
+#   - the App's start (open shop://home) with 0, 1 and 3 runtime plugins installed, and the cost of one
+#     plugin's load (check, dlopen, registration) as the difference per plugin;
+#   - what linking the shared host libraries (the ...Dynamic products) costs a start: the App built with
+#     them against the App built without them (SHOP_PLUGIN_HOST=0);
+#   - installing a plugin from a feed on loopback against curl + sha256sum + tar of the same archive
+#     (goal: at most 1.5x). Timings report; they follow the machine's load, so nothing fails on them.
+# The three plugins are the sample's campaign and two copies of it under other names, released and
+# packed in a scratch clone of this workspace.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+command -v hyperfine >/dev/null || { echo "Installing hyperfine..."; ${SUDO:-$([ "$(id -u)" = 0 ] || echo sudo)} apt-get install -y -qq hyperfine >/dev/null; }
+tool=$root/Tools/componentctl/.build/debug/componentctl
+[ -x "$tool" ] || swift build --package-path Tools/componentctl --product componentctl
+work=$(mktemp -d)
+server=
+cleanup() { [ -z "$server" ] || kill -9 "$server" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "== Three runtime plugins, released and packed in a scratch clone"
+git clone -q "$root" "$work/ws"
+git -C "$work/ws" config user.email bench@example.com
+git -C "$work/ws" config user.name Bench
+export COMPONENTCTL_PLUGIN_KEY=$work/signing.key
+public_key=$("$tool" plugin keygen | tail -1)
+for suffix in B C; do
+  lower=$(echo "$suffix" | tr A-Z a-z)
+  copy=$work/ws/Packages/Plugins/Campaign$suffix
+  cp -r "$work/ws/Packages/Plugins/Campaign" "$copy"
+  mv "$copy/Sources/Campaign" "$copy/Sources/Campaign$suffix"
+  mv "$copy/Tests/CampaignTests" "$copy/Tests/Campaign${suffix}Tests"
+  find "$copy" -type f \( -name '*.swift' -o -name '*.md' \) -exec sed -i \
+    -e "s/Campaign/Campaign$suffix/g" -e "s/campaign_plugin_entry/campaign_${lower}_plugin_entry/g" \
+    -e "s/\"campaign\"/\"campaign-$lower\"/g" -e "s|shop://campaign/|shop://campaign-$lower/|g" {} +
+  python3 - "$work/ws/components.yaml" "$suffix" "$lower" <<'PY'
+import sys
+path, suffix, lower = sys.argv[1:]
+text = open(path).read()
+entry = "  campaign:\n    path: Packages/Plugins/Campaign\n"
+copy = "  campaign-%s:\n    path: Packages/Plugins/Campaign%s\n    layer: business\n    kind: plugin\n    extends: product-interface/sections\n    runtime: true\n    version: 1.0.0\n" % (lower, suffix)
+open(path, "w").write(text.replace(entry, copy + entry, 1))
+PY
+done
+git -C "$work/ws" add -A
+git -C "$work/ws" commit -qm "Two more runtime plugins"
+for name in campaign campaign-b campaign-c; do
+  "$tool" release "$name" 1.0.1 --root "$work/ws" >/dev/null
+  "$tool" plugin pack "$name" 1.0.1 --root "$work/ws" --output "$work/archives" | head -1
+  "$tool" plugin publish "$work/archives/$name-1.0.1.tar" --feed "$work/feed" >/dev/null
+done
+
+echo "== The App in release, with and without the shared host libraries"
+swift build -c release --product App --scratch-path .build-bench-host 2>&1 | tail -1
+SHOP_PLUGIN_HOST=0 swift build -c release --product App --scratch-path .build-bench-static 2>&1 | tail -1
+app=$root/.build-bench-host/release/App
+static_app=$root/.build-bench-static/release/App
+
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$work/feed" >"$work/server.log" 2>&1 &
+server=$!
+port=
+for _ in $(seq 50); do
+  port=$(grep -o 'port [0-9]*' "$work/server.log" | head -1 | cut -d' ' -f2 || true)
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+printf '{"feed": "http://127.0.0.1:%s/", "keys": ["%s"]}\n' "$port" "$public_key" >"$work/plugins.json"
+export SHOP_PLUGIN_CONFIG=$work/plugins.json
+for count in 0 1 3; do mkdir -p "$work/data-$count"; done
+SHOP_DATA_DIR=$work/data-1 "$app" plugins install campaign >/dev/null
+for name in campaign campaign-b campaign-c; do SHOP_DATA_DIR=$work/data-3 "$app" plugins install "$name" >/dev/null; done
+for count in 0 1 3; do SHOP_DATA_DIR=$work/data-$count "$app" open shop://home >/dev/null; done
+SHOP_DATA_DIR=$work/data-0 "$static_app" open shop://home >/dev/null
+
+echo "== Start (open shop://home)"
+hyperfine -N --warmup 3 --runs 40 --export-json "$work/start.json" \
+  -n "no host libraries, 0 plugins" "env SHOP_DATA_DIR=$work/data-0 $static_app open shop://home" \
+  -n "0 plugins" "env SHOP_DATA_DIR=$work/data-0 $app open shop://home" \
+  -n "1 plugin" "env SHOP_DATA_DIR=$work/data-1 $app open shop://home" \
+  -n "3 plugins" "env SHOP_DATA_DIR=$work/data-3 $app open shop://home" >/dev/null
+
+echo "== Install from the feed over loopback"
+archive=$work/archives/campaign-1.0.1.tar
+hyperfine -N --warmup 2 --runs 20 --export-json "$work/install.json" \
+  --prepare "rm -rf $work/install-data $work/baseline" \
+  -n "App plugins install" "env SHOP_DATA_DIR=$work/install-data $app plugins install campaign" \
+  -n "curl + sha256sum + tar" "sh -c 'mkdir -p $work/baseline && curl -sf -o $work/baseline/a.tar http://127.0.0.1:$port/plugins/campaign/campaign-1.0.1.tar && sha256sum $work/baseline/a.tar >/dev/null && tar -xf $work/baseline/a.tar -C $work/baseline'" >/dev/null
+
+python3 - "$work/start.json" "$work/install.json" "$(stat -c %s "$archive")" <<'PY'
+import json, sys
+def means(path):
+    return {r["command"]: r["mean"] * 1000 for r in json.load(open(path))["results"]}
+start, install = means(sys.argv[1]), means(sys.argv[2])
+size = int(sys.argv[3])
+s0, static = start["0 plugins"], start["no host libraries, 0 plugins"]
+print("Start of the App (release, open shop://home; mean of 40 runs):")
+for name, value in start.items():
+    print("  %-30s %7.1f ms  (%.2fx the App with the host libraries and no plugins)" % (name, value, value / s0))
+print("  the shared host libraries cost a start %+.1f ms (%.2fx the App without them)" % (s0 - static, s0 / static))
+print("  one runtime plugin's load (signature, hash, dlopen, registration), per plugin: %.1f ms (1 plugin) / %.1f ms (3 plugins)"
+      % (start["1 plugin"] - s0, (start["3 plugins"] - s0) / 3))
+app, base = install["App plugins install"], install["curl + sha256sum + tar"]
+ratio = app / base
+print("Install of a %d KB archive from a feed on loopback (mean of 20 runs):" % (size // 1024))
+print("  App plugins install %.1f ms, curl + sha256sum + tar %.1f ms: %.2fx (goal: at most 1.5x, %s)"
+      % (app, base, ratio, "met" if ratio <= 1.5 else "missed"))
+PY
