@@ -42,6 +42,7 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh
 	Tools/plugin-bench/run.sh
+	Tools/runtime-plugin-bench/run.sh
 	Tools/router-bench/run.sh
 
 fault-test: setup

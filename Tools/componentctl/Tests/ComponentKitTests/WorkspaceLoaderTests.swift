@@ -66,7 +66,7 @@ import TestSupport
         let scratch = try workspace(yaml)
         #expect(
             errors(scratch) == [
-                "components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: extends, interface, kind, layer, path, pin, version [config]"
+                "components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: extends, interface, kind, layer, path, pin, runtime, version [config]"
             ])
     }
 

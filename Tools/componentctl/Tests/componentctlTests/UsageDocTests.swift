@@ -30,9 +30,17 @@ import TestSupport
         }
     }
 
-    /// Each option of `componentctl help COMMAND` as its accepted spellings (`-c`, `--configuration`).
+    /// Each option of `componentctl help COMMAND` as its accepted spellings (`-c`, `--configuration`); for
+    /// a command with subcommands (`plugin`), the options of every one of them.
     private func options(of command: String) throws -> [[String]] {
-        let help = try ToolProcess.run(["help", command]).output
+        let help = try ToolProcess.run(["help"] + command.split(separator: " ").map(String.init)).output
+        if let section = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().first {
+            let subcommands = section.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first, name.first?.isLowercase == true else { return nil }
+                return String(name)
+            }
+            return try subcommands.flatMap { try options(of: command + " " + $0) }
+        }
         guard let section = help.components(separatedBy: "OPTIONS:").last, help.contains("OPTIONS:") else { return [] }
         return section.split(separator: "\n").compactMap { line -> [String]? in
             guard line.hasPrefix("  -") else { return nil }
