@@ -60,6 +60,7 @@ let pluginHostProducts: [Target.Dependency] =
         .product(name: "ScreenKitDynamic", package: "ScreenKit"),
         .product(name: "ModelsDynamic", package: "Models"),
         .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
+        .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
     ]
 
 let package = Package(

@@ -117,7 +117,7 @@ public struct AppRunner: Sendable {
           plugins remove ID           uninstalls a plugin
           help                        shows this text
 
-        Interactive commands: a link's number, a URL, back, home, routes, help, quit.
+        Interactive commands: a link's number, a URL, back, home, routes, plugins ..., help, quit.
         Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
         SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key), SHOP_LOG=1 (log routing),
         SHOP_PLUGIN_FEED (plugin feed URL), SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
@@ -133,6 +133,8 @@ public struct AppRunner: Sendable {
           back                 the previous screen
           home                 the home screen
           routes               the route table: pattern, then owning component
+          plugins ...          the runtime plugins: list, available, install ID[@VERSION], update [ID],
+                               remove ID (what is installed now loads at the next start)
           help                 this text
           quit (or exit)       leaves the app (so does the end of the input)
 

@@ -47,11 +47,13 @@ struct InteractiveShell {
             runner.output(AppRunner.routeTable(app.router.routes))
         case "help":
             runner.output(AppRunner.interactiveHelp)
+        case _ where command == "plugins" || command.hasPrefix("plugins "):
+            _ = await PluginsCommand(runner: runner).run(command.split(separator: " ").dropFirst().map(String.init))
         case _ where command.contains("://"):
             await open(command)
         default:
             guard let number = Int(command) else {
-                runner.output("Unknown command '\(command)'. Type a link number, a URL, back, home, routes, help or quit.\n")
+                runner.output("Unknown command '\(command)'. Type a link number, a URL, back, home, routes, plugins, help or quit.\n")
                 return
             }
             let links = navigator.current?.links ?? []

@@ -12,7 +12,9 @@ enum AppRuntimePlugins {
     /// The manager for `environment`: the store beside the database, the feed from SHOP_PLUGIN_FEED or the
     /// configuration, the public keys from the configuration only (SHOP_PLUGIN_CONFIG, else the bundled
     /// plugin-feed.json).
-    static func manager(environment: [String: String], versions: [String: String], report: @escaping @Sendable (String) -> Void) throws
+    static func manager(
+        environment: [String: String], versions: [String: String], report: @escaping @Sendable (String) -> Void
+    ) throws
         -> RuntimePluginManager
     {
         let configuration = try feedConfiguration(environment: environment)
@@ -66,38 +68,48 @@ enum AppRuntimePlugins {
         return { name, received, total in
             let percent = total > 0 ? received * 100 / total : 100
             if terminal {
-                FileHandle.standardError.write(Data("\rDownloading \(name): \(percent)% (\(received / 1024) of \(total / 1024) KB)\(received >= total ? "\n" : "")".utf8))
+                FileHandle.standardError.write(
+                    Data("\rDownloading \(name): \(percent)% (\(received / 1024) of \(total / 1024) KB)\(received >= total ? "\n" : "")".utf8))
             } else if received >= total {
                 report("Downloaded \(name) (\(total / 1024) KB)\n")
             }
         }
     }
 
-    /// The fallback of an App with runtime plugins: a link that a plugin of the feed declares installs that
-    /// plugin, loads it and opens the link; anything else gets `fallback`.
+    /// The fallback of an App with runtime plugins: a link that an installed plugin declares loads it (it
+    /// was installed after this process started); one that a plugin of the feed declares installs that
+    /// plugin first, with progress; then the link opens. Anything else gets `fallback`.
     static func onDemandFallback(_ manager: RuntimePluginManager, router: Router, fallback: @escaping RouteHandler) -> RouteHandler {
         { request in
             let url = request.url.original
-            guard manager.configuration.feed != nil, !request.arguments.keys.contains(retryMarker) else { return try await fallback(request) }
-            let id: String?
-            do {
-                id = try await manager.feedPlugin(opening: url)
-            } catch {
-                manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
-                return try await fallback(request)
+            guard !request.arguments.keys.contains(retryMarker) else { return try await fallback(request) }
+            var id = try? manager.installedPlugin(opening: url)
+            if id == nil, manager.configuration.feed != nil {
+                do {
+                    id = try await manager.feedPlugin(opening: url)
+                } catch {
+                    manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
+                }
+                if let id {
+                    manager.report("Installing plugin \(id) to open \(url)...\n")
+                    do {
+                        let version = try await manager.install(id)
+                        manager.report("Installed \(id) \(version).\n")
+                    } catch {
+                        var screen = Screen(title: "Plugin not installed")
+                        screen.text("'\(url)' needs the plugin '\(id)', which could not be installed: \(error)")
+                        screen.link("Home", "shop://home")
+                        return screen
+                    }
+                }
             }
             guard let id else { return try await fallback(request) }
-            manager.report("Installing plugin \(id) to open \(url)...\n")
             do {
-                let version = try await manager.install(id)
                 let module = try manager.loadNow(id, into: router)
                 await module?.handle(.launch, in: ModuleContext(router: router))
-                manager.report("Installed \(id) \(version).\n")
             } catch {
-                var screen = Screen(title: "Plugin not installed")
-                screen.text("'\(url)' needs the plugin '\(id)', which could not be installed: \(error)")
-                screen.link("Home", "shop://home")
-                return screen
+                manager.report("warning: plugin \(id) could not be loaded: \(error)\n")
+                return try await fallback(request)
             }
             return try await router.open(url, arguments: request.arguments.merging([retryMarker: true]) { old, _ in old }, origin: request.origin)
         }

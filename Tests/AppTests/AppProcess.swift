@@ -28,7 +28,8 @@ struct AppProcess {
         }
     }
 
-    func run(_ arguments: [String], input: String = "") throws -> Result {
+    /// The App process for `arguments`, not started: this data folder and environment.
+    func process(_ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = try Self.binary
         process.arguments = arguments
@@ -36,6 +37,11 @@ struct AppProcess {
         environment["SHOP_DATA_DIR"] = dataDirectory.path
         environment.merge(self.environment) { _, new in new }
         process.environment = environment
+        return process
+    }
+
+    func run(_ arguments: [String], input: String = "") throws -> Result {
+        let process = try process(arguments)
         // Standard error goes to a file and input is written on a thread of its own, so neither a chatty
         // App nor a long script can fill a pipe that nobody reads.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("app-stderr-\(UUID())")

@@ -3,7 +3,13 @@ import Testing
 
 /// kill -9 during an install, an update, or the start that loads an update: every following start loads
 /// the old version or the new one, whole, and never reports a broken plugin.
-@Suite(.serialized, .requires("campaign", "product", "runtime-plugins"))
+///
+/// Not repeated in the template check's copy (TEMPLATE_COPY_RUN=1): a team's change there leaves the
+/// store and the loader as they are.
+@Suite(
+    .serialized, .requires("campaign", "product", "runtime-plugins"),
+    .enabled(if: ProcessInfo.processInfo.environment["TEMPLATE_COPY_RUN"] != "1", "the template copy repeats no kill trials")
+)
 struct RuntimePluginKillTests {
     /// The steps of an install where the App can be stopped on purpose (SHOP_PLUGIN_KILL_AT).
     static let steps = [
@@ -32,7 +38,7 @@ struct RuntimePluginKillTests {
 
         var outcomes: [String: Int] = [:]
         for trial in 0..<Self.trials {
-            let fresh = trial % 10 == 9  // every tenth trial installs into an empty store instead
+            let fresh = trial % 10 == 9 // every tenth trial installs into an empty store instead
             var app = AppProcess.withPlugins(configuration, data: scratch.appendingPathComponent("trial-\(trial)"))
             if !fresh { try FileManager.default.copyItem(at: prepared, to: app.dataDirectory) }
             let command = fresh ? ["plugins", "install", "campaign"] : ["plugins", "update"]
@@ -81,13 +87,7 @@ struct RuntimePluginKillTests {
 extension AppProcess {
     /// Starts the App with `arguments`, kills it with SIGKILL after `delay` seconds (if it still runs), and waits.
     func runKilled(_ arguments: [String], after delay: TimeInterval) throws {
-        let process = Process()
-        process.executableURL = try Self.binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SHOP_DATA_DIR"] = dataDirectory.path
-        environment.merge(self.environment) { _, new in new }
-        process.environment = environment
+        let process = try process(arguments)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -28,6 +28,20 @@ struct RuntimePluginTests {
         #expect(page.output.contains("10% off:"), "the plugin's section reaches the product page, a container of the App")
         #expect(try app.run(["routes"]).output.contains("campaign"))
         #expect(try app.run(["plugins", "list"]).output == "campaign 1.0.0\n")
+        // One copy of the shared modules: the plugin's event reaches Home, the App's review event reaches the plugin.
+        #expect(try app.run(["open", "shop://home"]).output.contains("Winter sale: 10% off everything"))
+        let session = try app.run([], input: "shop://product/1\nshop://product/1/reviews/new?rating=5&text=Good\nback\nquit\n")
+        #expect(session.output.contains("Thanks for your review: it enters you in the winter sale draw."), "\(session.output)")
+    }
+
+    @Test func theInteractiveShellInstallsAndTheLinkOpensInTheSameSession() throws {
+        let server = try FeedServer(try fixture.feed(["1.0.0"]))
+        defer { server.stop() }
+        let app = try app(feed: server.url)
+        let session = try app.run([], input: "plugins available\nplugins install campaign\nplugins list\nshop://campaign/winter\nquit\n")
+        #expect(session.output.contains("campaign 1.0.0 ("))
+        #expect(session.output.contains("Installed campaign 1.0.0"))
+        #expect(session.output.contains("== Winter sale =="), "installed now, loaded when first needed")
     }
 
     @Test func aLinkNoPluginDeclaresGetsTheNormalFallback() throws {
@@ -156,7 +170,8 @@ struct RuntimePluginTests {
             try Data(contentsOf: feed.appendingPathComponent(FeedIndex.fileName)),
             signature: try Data(contentsOf: feed.appendingPathComponent(FeedIndex.signatureName)), keys: try TrustedKeys([trusted.publicKey]))
         index.plugins["campaign"] = [
-            FeedIndex.Release(version: "1.0.0", archive: "plugins/campaign/campaign-1.0.0.tar", size: archive.count, sha256: Digest.sha256(archive), manifest: manifest)
+            FeedIndex.Release(
+                version: "1.0.0", archive: "plugins/campaign/campaign-1.0.0.tar", size: archive.count, sha256: Digest.sha256(archive), manifest: manifest)
         ]
         let indexData = try FeedJSON.encode(index)
         try indexData.write(to: feed.appendingPathComponent(FeedIndex.fileName))
@@ -194,7 +209,9 @@ struct RuntimePluginTests {
 
     @Test func aReplayedOlderIndexIsRefused() throws {
         let feed = try fixture.feed(["1.0.0"])
-        let old = (try Data(contentsOf: feed.appendingPathComponent(FeedIndex.fileName)), try Data(contentsOf: feed.appendingPathComponent(FeedIndex.signatureName)))
+        let old = (
+            try Data(contentsOf: feed.appendingPathComponent(FeedIndex.fileName)), try Data(contentsOf: feed.appendingPathComponent(FeedIndex.signatureName))
+        )
         try fixture.publish("1.1.0", to: feed)
         let server = try FeedServer(feed)
         defer { server.stop() }

@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "HomeInterface",
     products: [
-        .library(name: "HomeInterface", targets: ["HomeInterface"])
+        .library(name: "HomeInterface", targets: ["HomeInterface"]),
+        // For the App and runtime plugins only: both link this one shared copy, so types, services and
+        // events cross the dlopen boundary. Components depend on "HomeInterface".
+        .library(name: "HomeInterfaceDynamic", type: .dynamic, targets: ["HomeInterface"]),
     ],
     dependencies: [
         .package(path: "../../Foundation/Router")

@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../Interfaces/ProductInterface"),
+        .package(path: "../../Interfaces/HomeInterface"),
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/ScreenKit"),
         .package(path: "../../Foundation/Models"),
@@ -19,6 +20,7 @@ let package = Package(
             name: "Campaign",
             dependencies: [
                 .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
+                .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
                 .product(name: "RouterDynamic", package: "Router"),
                 .product(name: "ScreenKitDynamic", package: "ScreenKit"),
                 .product(name: "ModelsDynamic", package: "Models"),
@@ -29,7 +31,7 @@ let package = Package(
             dependencies: [
                 "Campaign", .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
                 .product(name: "ProductInterfaceDynamic", package: "ProductInterface"), .product(name: "RouterDynamic", package: "Router"),
-                .product(name: "ScreenKitDynamic", package: "ScreenKit"),
+                .product(name: "ScreenKitDynamic", package: "ScreenKit"), .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
             ]
         ),
     ]

@@ -4,6 +4,7 @@ import Models
 import ProductInterface
 public import Router
 import ScreenKit
+import Synchronization
 import UserInterface
 
 /// The Home component: owns `shop://home`, built from the layout config with what other
@@ -13,6 +14,7 @@ public struct HomeModule: AppModule {
     /// The setting (environment variable in the App) naming a layout file that replaces the bundled one.
     public static let layoutSetting = "SHOP_HOME_LAYOUT"
     private let layout: HomeLayout?
+    private let promotions = Promotions()
 
     /// A module with `layout`, or the one named by the ``layoutSetting`` setting, else the bundled one.
     public init(layout: HomeLayout? = nil) {
@@ -22,8 +24,10 @@ public struct HomeModule: AppModule {
     public func register(in context: ModuleContext) throws {
         let layout = try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:)) ?? HomeLayout.bundled()
         let services = context.services
+        let promotions = self.promotions
+        context.events.subscribe(promotions, to: HomePromotion.self) { promotions, promotion in promotions.add(promotion) }
         try context.router.register(HomeRoute.Home.self, owner: name, options: RouteOptions(isPublic: true)) { _, _ in
-            try await HomeScreen(layout: layout, services: services).render()
+            try await HomeScreen(layout: layout, services: services, promotions: promotions.all).render()
         }
     }
 }
@@ -32,9 +36,11 @@ public struct HomeModule: AppModule {
 struct HomeScreen {
     let layout: HomeLayout
     let services: ServiceRegistry
+    var promotions: [HomePromotion] = []
 
     func render() async throws -> Screen {
         var screen = Screen(title: layout.title, refreshURL: try HomeRoute.Home().url())
+        for promotion in promotions { screen.link(promotion.title, promotion.url) }
         for section in layout.sections {
             switch section {
             case .greeting:
@@ -71,4 +77,18 @@ struct HomeScreen {
         }
         return screen
     }
+}
+
+/// The promotions announced since launch, newest first; one per URL (a second announcement replaces it).
+final class Promotions: Sendable {
+    private let list = Mutex<[HomePromotion]>([])
+
+    func add(_ promotion: HomePromotion) {
+        list.withLock { list in
+            list.removeAll { $0.url == promotion.url }
+            list.insert(promotion, at: 0)
+        }
+    }
+
+    var all: [HomePromotion] { list.withLock { $0 } }
 }

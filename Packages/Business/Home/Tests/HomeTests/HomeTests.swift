@@ -7,6 +7,7 @@ import ProductInterface
 import ProductInterfaceTestSupport
 import Router
 import ScreenKit
+import HomeInterface
 import Testing
 import UserInterface
 import UserInterfaceTestSupport
@@ -38,6 +39,19 @@ import UserInterfaceTestSupport
         #expect(screen.elements.contains(.text("Welcome back, Alice.")))
         #expect(screen.links.contains(Link(title: "Mug — $5.00", url: "shop://product/1")))
         #expect(screen.links.contains(Link(title: "Cart: 2 items, $10.00", url: "shop://cart")))
+    }
+
+    @Test func promotionsAnnouncedOnTheAppsBusLeadTheScreenNewestFirst() async throws {
+        let router = Router()
+        try HomeModule().register(in: ModuleContext(router: router))
+        router.events.publish(HomePromotion(title: "Winter sale", url: "shop://campaign/winter"))
+        router.events.publish(HomePromotion(title: "Tea week", url: "shop://campaign/tea"))
+        router.events.publish(HomePromotion(title: "Winter sale: last days", url: "shop://campaign/winter"))
+        let screen = try await router.open("shop://home", as: Screen.self)
+        #expect(
+            Array(screen.links.prefix(2)) == [
+                Link(title: "Winter sale: last days", url: "shop://campaign/winter"), Link(title: "Tea week", url: "shop://campaign/tea"),
+            ])
     }
 
     @Test func aLayoutFileReplacesTheBundledOne() async throws {

@@ -84,13 +84,26 @@ extension RuntimePluginManager {
         let index = try await index()
         let installed = try store.readState().plugins
         for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
-            guard let release = index.releases(id).first(where: { $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil })
-            else { continue }
-            let probe = Router()
-            for pattern in release.manifest.routes { try? probe.register(pattern, owner: id) { _ in nil } }
-            if (try? probe.lookup(url)) != nil { return id }
+            let fitting = index.releases(id).first { $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil }
+            if let fitting, Self.routes(fitting.manifest.routes, match: url) { return id }
         }
         return nil
+    }
+
+    /// The installed plugin (its version that loads) whose declared routes match `url`, if any: one
+    /// installed while this process ran, so not loaded yet.
+    public func installedPlugin(opening url: String) throws -> String? {
+        for (id, entry) in try store.readState().plugins.sorted(by: { $0.key < $1.key }) {
+            guard let version = entry.current, let manifest = try? store.installed(id, version, keys: configuration.keys).manifest else { continue }
+            if Self.routes(manifest.routes, match: url) { return id }
+        }
+        return nil
+    }
+
+    private static func routes(_ patterns: [String], match url: String) -> Bool {
+        let probe = Router()
+        for pattern in patterns { try? probe.register(pattern, owner: "probe") { _ in nil } }
+        return (try? probe.lookup(url)) != nil
     }
 
     private func load(_ id: String, _ version: String, into router: Router, settings: [String: String]) throws -> (any AppModule)? {

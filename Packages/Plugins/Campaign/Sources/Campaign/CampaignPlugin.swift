@@ -1,3 +1,4 @@
+import HomeInterface
 import Models
 public import ProductInterface
 public import Router
@@ -14,13 +15,16 @@ public enum CampaignPlugin: PluginDefinition {
     /// This release's campaign.
     static let campaign = Campaign(name: "winter", title: "Winter sale", percentOff: 10)
 
-    /// Registers `shop://campaign/<name>`; the products come from the app's ``ProductCatalog`` service.
+    /// Registers `shop://campaign/:name` (the products come from the app's ``ProductCatalog`` service) and
+    /// announces the campaign to the home screen.
     public static func register(in context: ModuleContext) throws {
         let services = context.services
         try context.router.register(CampaignRoute.Page.self, owner: id, options: RouteOptions(isPublic: true)) { route, _ in
             guard route.name == campaign.name else { return CampaignScreens.over(route.name) }
             return try CampaignScreens.page(campaign, products: try await services.resolve((any ProductCatalog).self).allProducts())
         }
+        context.events.publish(
+            HomePromotion(title: "\(campaign.title): \(campaign.percentOff)% off everything", url: try CampaignRoute.Page(name: campaign.name).url()))
     }
 
     public static func make(_ context: PluginContext) throws -> any ProductSectionPlugin {

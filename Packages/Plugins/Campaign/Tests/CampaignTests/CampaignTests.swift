@@ -1,8 +1,10 @@
 import Campaign
+import HomeInterface
 import ProductInterface
 import ProductInterfaceTestSupport
 import Router
 import ScreenKit
+import Synchronization
 import Testing
 
 private func makeHarness() throws -> ProductPageHarness {
@@ -36,6 +38,20 @@ private func makeHarness() throws -> ProductPageHarness {
     #expect(screen.links.first?.title == "Mug — $4.50 (was $5.00)")
     let over = try await harness.router.open("shop://campaign/summer", as: Screen.self)
     #expect(over.title == "Campaign over")
+}
+
+@Test func theCampaignIsAnnouncedToTheHomeScreen() throws {
+    let router = Router()
+    let heard = Heard()
+    router.events.subscribe(heard, to: HomePromotion.self) { heard, promotion in heard.add(promotion) }
+    try ProductPageHarness(router: router).install([CampaignPlugin.self])
+    #expect(heard.all == [HomePromotion(title: "Winter sale: 10% off everything", url: "shop://campaign/winter")])
+}
+
+private final class Heard: Sendable {
+    private let list = Mutex<[HomePromotion]>([])
+    func add(_ promotion: HomePromotion) { list.withLock { $0.append(promotion) } }
+    var all: [HomePromotion] { list.withLock { $0 } }
 }
 
 @Test func theEntryHandsOverTheDefinitionAsTheAppReceivesIt() throws {
