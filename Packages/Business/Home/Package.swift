@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(
             name: "HomeTests",
             dependencies: [
-                "Home", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models",
+                "Home", "HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models",
                 .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
                 .product(name: "CartInterfaceTestSupport", package: "CartInterface"),
                 .product(name: "UserInterfaceTestSupport", package: "UserInterface"),

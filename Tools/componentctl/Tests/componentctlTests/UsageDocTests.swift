@@ -23,8 +23,12 @@ import TestSupport
     /// The subcommands `componentctl --help` lists.
     private func subcommands() throws -> [String] {
         let help = try ToolProcess.run(["--help"]).output
-        let section = try #require(help.components(separatedBy: "SUBCOMMANDS:").last)
-        return section.split(separator: "\n").compactMap { line in
+        return names(in: try #require(help.components(separatedBy: "SUBCOMMANDS:").last))
+    }
+
+    /// The command names a help text's SUBCOMMANDS section lists.
+    private func names(in section: String) -> [String] {
+        section.split(separator: "\n").compactMap { line in
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first, name.first?.isLowercase == true else { return nil }
             return String(name)
         }
@@ -35,11 +39,7 @@ import TestSupport
     private func options(of command: String) throws -> [[String]] {
         let help = try ToolProcess.run(["help"] + command.split(separator: " ").map(String.init)).output
         if let section = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().first {
-            let subcommands = section.split(separator: "\n").compactMap { line -> String? in
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first, name.first?.isLowercase == true else { return nil }
-                return String(name)
-            }
-            return try subcommands.flatMap { try options(of: command + " " + $0) }
+            return try names(in: section).flatMap { try options(of: command + " " + $0) }
         }
         guard let section = help.components(separatedBy: "OPTIONS:").last, help.contains("OPTIONS:") else { return [] }
         return section.split(separator: "\n").compactMap { line -> [String]? in
