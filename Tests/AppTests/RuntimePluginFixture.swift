@@ -34,14 +34,21 @@ final class RuntimePluginFixture: Sendable {
         let versions: [(String, (String) -> String)] = [
             ("1.0.0", { $0 }),
             ("1.1.0", { $0.replacingOccurrences(of: "percentOff: 10", with: "percentOff: 20") }),
-            ("1.2.0", { $0.replacingOccurrences(of: "    RuntimePluginExport(definitions:", with: "    fatalError(\"broken release\")\n    RuntimePluginExport(definitions:") }),
+            (
+                "1.2.0",
+                {
+                    $0.replacingOccurrences(
+                        of: "    RuntimePluginExport(definitions:", with: "    fatalError(\"broken release\")\n    RuntimePluginExport(definitions:")
+                }
+            ),
             (
                 "1.3.0",
                 {
                     // A pattern built at run time: componentctl cannot read it, so the manifest does not declare it.
                     $0.replacingOccurrences(
                         of: "        let services = context.services\n",
-                        with: "        let services = context.services\n        try context.router.register(\"shop://\" + \"sneaky\", owner: id) { _ in nil }\n")
+                        with: "        let services = context.services\n        try context.router.register(\"shop://\" + \"sneaky\", owner: id) { _ in nil }\n"
+                    )
                 }
             ),
         ]
@@ -52,8 +59,10 @@ final class RuntimePluginFixture: Sendable {
         // The host API moves on: router 1.1.0, which the App under test does not have.
         let yaml = clone.appendingPathComponent("components.yaml")
         let components = try String(contentsOf: yaml, encoding: .utf8)
-        try components.replacingOccurrences(of: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", with: "    layer: foundation\n    version: 1.1.0\n  screen-kit:")
-            .write(to: yaml, atomically: true, encoding: .utf8)
+        try components.replacingOccurrences(
+            of: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", with: "    layer: foundation\n    version: 1.1.0\n  screen-kit:"
+        )
+        .write(to: yaml, atomically: true, encoding: .utf8)
         try original.write(to: source, atomically: true, encoding: .utf8)
         try release("1.4.0", in: clone)
     }

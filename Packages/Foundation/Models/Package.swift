@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "Models", targets: ["Models"]),
         // For the App and runtime plugins only: both link this one shared copy, so types, services and
         // events cross the dlopen boundary. Components depend on "Models".
-        .library(name: "ModelsDynamic", type: .dynamic, targets: ["Models"])
+        .library(name: "ModelsDynamic", type: .dynamic, targets: ["Models"]),
     ],
     targets: [
         .target(name: "Models"),

@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "Router", targets: ["Router"]),
         // For the App and runtime plugins only: both link this one shared copy, so types, services and
         // events cross the dlopen boundary. Components depend on "Router".
-        .library(name: "RouterDynamic", type: .dynamic, targets: ["Router"])
+        .library(name: "RouterDynamic", type: .dynamic, targets: ["Router"]),
     ],
     targets: [
         .target(name: "Router"),

@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "ScreenKit", targets: ["ScreenKit"]),
         // For the App and runtime plugins only: both link this one shared copy, so types, services and
         // events cross the dlopen boundary. Components depend on "ScreenKit".
-        .library(name: "ScreenKitDynamic", type: .dynamic, targets: ["ScreenKit"])
+        .library(name: "ScreenKitDynamic", type: .dynamic, targets: ["ScreenKit"]),
     ],
     targets: [
         .target(name: "ScreenKit"),

@@ -13,7 +13,8 @@ struct ComponentCtl: ParsableCommand {
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
-            AffectedCommand.self, StatusCommand.self, BuildCommand.self, TestCommand.self, NewCommand.self, RemoveCommand.self, PluginCommand.self, DevCommand.self,
+            AffectedCommand.self, StatusCommand.self, BuildCommand.self, TestCommand.self, NewCommand.self, RemoveCommand.self, PluginCommand.self,
+            DevCommand.self,
         ])
 
     // Declared here too, so `componentctl --root DIR <command>` works as well as `<command> --root DIR`.

@@ -10,7 +10,9 @@ import TestSupport
     /// The plugin fixture with stamp shipped at run time (and no longer declared under `plugins:`).
     private func runtimeFixture() throws -> Scratch {
         let scratch = try Scratch.pluginFixture()
-        try scratch.replace(in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:", with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
+        try scratch.replace(
+            in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
+            with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
         try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
         return scratch
     }
@@ -43,7 +45,10 @@ import TestSupport
         let found = try findings(scratch)
         #expect(!found.contains { $0.rule == "runtime-plugin-static-dependency" })
         let host = found.filter { $0.rule == "runtime-plugin-host" }
-        #expect(host.map(\.message) == ["runtime plugin 'stamp' links 'ShelfInterfaceDynamic', which the App does not list, so the plugin cannot share the App's copy of 'shelf-interface'"])
+        #expect(
+            host.map(\.message) == [
+                "runtime plugin 'stamp' links 'ShelfInterfaceDynamic', which the App does not list, so the plugin cannot share the App's copy of 'shelf-interface'"
+            ])
     }
 
     @Test func aRuntimePluginCannotBeDeclared() throws {

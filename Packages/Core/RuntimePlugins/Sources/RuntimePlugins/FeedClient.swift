@@ -1,6 +1,6 @@
 public import Foundation
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 import PluginFeed
 import Synchronization
@@ -39,7 +39,9 @@ public struct FeedClient: Sendable {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
                 throw FeedError("the feed has no \(path) (\(url.path) does not exist)")
             }
-            guard size <= min(limit, expected ?? limit) else { throw FeedError("\(path) is \(size) bytes, more than the \(min(limit, expected ?? limit)) allowed") }
+            guard size <= min(limit, expected ?? limit) else {
+                throw FeedError("\(path) is \(size) bytes, more than the \(min(limit, expected ?? limit)) allowed")
+            }
             try Data(contentsOf: url).write(to: file)
             progress(size, size)
             return

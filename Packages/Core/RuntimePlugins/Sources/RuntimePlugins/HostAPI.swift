@@ -29,7 +29,9 @@ public enum SwiftRuntime {
     public static func loadedLibraryDigest() throws -> String {
         // The process's mappings name each loaded library's file (dladdr is a GNU extension Swift does not see).
         // Read to the end: /proc files report a size of 0, which whole-file readers trust.
-        let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let maps =
+            (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
+            ?? ""
         let path = maps.split(separator: "\n").lazy.compactMap { line in line.split(separator: " ", omittingEmptySubsequences: true).last }
             .first { $0.hasSuffix("/libswiftCore.so") }
         guard let path else {

@@ -153,7 +153,8 @@ public struct RuntimePluginManager: Sendable {
         guard let version else {
             guard let release = releases.first(where: { problem($0) == nil && !(installed?.bad.contains($0.version) ?? false) }) else {
                 throw FeedError(
-                    "no version of '\(id)' in the feed fits this App: " + (releases.first.flatMap(problem).map { "\(releases[0].version) is \($0)" } ?? "all are marked bad"))
+                    "no version of '\(id)' in the feed fits this App: "
+                        + (releases.first.flatMap(problem).map { "\(releases[0].version) is \($0)" } ?? "all are marked bad"))
             }
             if let current = installed?.current, let have = PluginVersion(current), let offered = PluginVersion(release.version), offered < have {
                 throw FeedError(

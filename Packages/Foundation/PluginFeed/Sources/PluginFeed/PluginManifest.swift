@@ -69,7 +69,9 @@ public struct PluginManifest: Codable, Sendable, Hashable {
         guard manifest.format == 1 else { throw FeedError("\(what) is in format \(manifest.format); this build reads format 1. Update the App.") }
         guard PluginID.isValid(manifest.id) else { throw FeedError("\(what) names the plugin '\(manifest.id)', which is no valid plugin id.") }
         guard PluginVersion(manifest.version) != nil else { throw FeedError("\(what) has the version '\(manifest.version)', which is no version like 1.2.0.") }
-        guard PluginID.isSafeFileName(manifest.library) else { throw FeedError("\(what) names the library '\(manifest.library)', which is no plain file name.") }
+        guard PluginID.isSafeFileName(manifest.library) else {
+            throw FeedError("\(what) names the library '\(manifest.library)', which is no plain file name.")
+        }
         return manifest
     }
 

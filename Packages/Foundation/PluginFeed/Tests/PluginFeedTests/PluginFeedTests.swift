@@ -92,7 +92,8 @@ import Testing
     }
 
     @Test func anIndexVerifiesOnlyWithItsSignature() throws {
-        let release = FeedIndex.Release(version: "1.2.0", archive: "plugins/banner/banner-1.2.0.tar", size: 10, sha256: "x", manifest: manifest(library: library))
+        let release = FeedIndex.Release(
+            version: "1.2.0", archive: "plugins/banner/banner-1.2.0.tar", size: 10, sha256: "x", manifest: manifest(library: library))
         let data = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [release]]))
         let index = try FeedIndex.verified(data, signature: try key.sign(data), keys: keys)
         #expect(index.sequence == 3)

@@ -38,7 +38,8 @@ struct PluginChecks {
                         findings.append(
                             Diagnostic(
                                 path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
-                                message: "runtime plugin '\(plugin.name)' links '\(product)', which the App does not list, so the plugin cannot share the App's copy of '\(component)'",
+                                message:
+                                    "runtime plugin '\(plugin.name)' links '\(product)', which the App does not list, so the plugin cannot share the App's copy of '\(component)'",
                                 fix: "add .product(name: \"\(product)\", package: \"\(packageName)\") to the App's plugin host products in Package.swift",
                                 rule: "runtime-plugin-host"))
                     }

@@ -58,7 +58,9 @@ public enum FeedPublisher {
     /// Checks a feed folder or an archive offline against `keys`; returns one line per thing checked.
     public static func verify(_ target: URL, keys: TrustedKeys) throws -> String {
         guard FileStatus.isRealFolder(target) else {
-            guard let data = FileManager.default.contents(atPath: target.path) else { throw ToolError("There is no file or folder \(target.path).", status: .usage) }
+            guard let data = FileManager.default.contents(atPath: target.path) else {
+                throw ToolError("There is no file or folder \(target.path).", status: .usage)
+            }
             let plugin = try refusing { try VerifiedPlugin(archive: data, keys: keys) }
             return "ok: \(target.lastPathComponent): \(plugin.manifest.id) \(plugin.manifest.version), signature and library hash verified\n"
         }

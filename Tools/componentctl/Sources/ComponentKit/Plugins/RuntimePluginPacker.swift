@@ -56,7 +56,8 @@ public enum RuntimePluginPacker {
             swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
         guard build.status == 0 else {
             throw ToolError(
-                "Building \(product) of \(plan.release.tag) failed:\n" + (build.text + build.errorText).split(separator: "\n").suffix(30).joined(separator: "\n"),
+                "Building \(product) of \(plan.release.tag) failed:\n"
+                    + (build.text + build.errorText).split(separator: "\n").suffix(30).joined(separator: "\n"),
                 status: .buildFailed)
         }
         let libraryName = "lib\(product).so"
@@ -127,7 +128,8 @@ struct Toolchain {
     static func current() throws -> Toolchain {
         let env = URL(fileURLWithPath: "/usr/bin/env")
         let versionOutput = try ProcessRunner.run(env, ["swift", "--version"])
-        guard versionOutput.status == 0, let line = (versionOutput.text + versionOutput.errorText).split(separator: "\n").first(where: { $0.contains("Swift version") })
+        guard versionOutput.status == 0,
+            let line = (versionOutput.text + versionOutput.errorText).split(separator: "\n").first(where: { $0.contains("Swift version") })
         else { throw ToolError("'swift --version' failed; put the Swift toolchain on the PATH.", status: .environment) }
         let version = line.components(separatedBy: "Swift version ").last?.split(separator: " ").first.map(String.init) ?? String(line)
         let info = try ProcessRunner.run(env, ["swift", "-print-target-info"])
@@ -136,8 +138,14 @@ struct Toolchain {
             var paths: Paths
         }
         let paths = (try? JSONDecoder().decode(TargetInfo.self, from: info.standardOutput))?.paths.runtimeLibraryPaths ?? []
-        guard let core = paths.map({ URL(fileURLWithPath: $0).appendingPathComponent("libswiftCore.so") }).first(where: { FileManager.default.fileExists(atPath: $0.path) })
-        else { throw ToolError("Cannot find the toolchain's libswiftCore.so ('swift -print-target-info' names no runtime library path holding it).", status: .environment) }
+        guard
+            let core = paths.map({ URL(fileURLWithPath: $0).appendingPathComponent("libswiftCore.so") }).first(where: {
+                FileManager.default.fileExists(atPath: $0.path)
+            })
+        else {
+            throw ToolError(
+                "Cannot find the toolchain's libswiftCore.so ('swift -print-target-info' names no runtime library path holding it).", status: .environment)
+        }
         return Toolchain(executable: env, version: version, runtimeDigest: try Digest.sha256(fileAt: core))
     }
 }

@@ -139,7 +139,10 @@ struct SchemaReader {
                 isRuntime = text == "true"
             } else {
                 error(
-                    at: node.start, kind == .plugin ? "runtime of '\(name)' must be true or false (unquoted), not '\(text)'" : "'\(name)' is no plugin, so it cannot be shipped at run time",
+                    at: node.start,
+                    kind == .plugin
+                        ? "runtime of '\(name)' must be true or false (unquoted), not '\(text)'"
+                        : "'\(name)' is no plugin, so it cannot be shipped at run time",
                     fix: kind == .plugin ? "write 'runtime: true' to ship the plugin apart from the App" : "remove 'runtime:', or make it 'kind: plugin'")
             }
         }
