@@ -44,7 +44,9 @@ public struct PluginStore: Sendable {
         }
     }
 
-    /// Runs `body` on the state while holding the store's lock, and writes the state back if it changed.
+    /// Runs `body` on the state while holding the store's lock, writes the state back if it changed, and
+    /// removes what the state no longer names. Everything that writes into the store runs in here, so
+    /// one process never removes what another is about to name.
     func change<T>(_ body: (inout StoreState) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let descriptor = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -57,6 +59,7 @@ public struct PluginStore: Sendable {
         var state = before
         let result = try body(&state)
         if state != before { try write(state) }
+        removeUnused(keeping: state)
         return result
     }
 
@@ -67,7 +70,7 @@ public struct PluginStore: Sendable {
     }
 
     /// Puts a verified plugin's files at their version folder (staged, fsynced, renamed); the state does
-    /// not name it yet.
+    /// not name it yet. Call it inside ``change(_:)``.
     func add(_ plugin: VerifiedPlugin) throws {
         let target = versionFolder(plugin.manifest.id, plugin.manifest.version)
         if FileManager.default.fileExists(atPath: target.path) {
@@ -97,7 +100,7 @@ public struct PluginStore: Sendable {
     }
 
     /// Removes version folders and staging leftovers that `state` does not name.
-    func removeUnused(keeping state: StoreState) {
+    private func removeUnused(keeping state: StoreState) {
         let manager = FileManager.default
         try? manager.removeItem(at: stagingFolder)
         for id in (try? manager.contentsOfDirectory(atPath: versionsFolder.path)) ?? [] {

@@ -45,7 +45,6 @@ extension RuntimePluginManager {
                 } catch let refusal as Incompatible {
                     report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.")
                     outcome[id] = (nil, failed)
-                    break
                 } catch {
                     report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)")
                     failed.append(version)
@@ -66,7 +65,6 @@ extension RuntimePluginManager {
                     state.plugins[id] = entry
                 }
             }
-            store.removeUnused(keeping: try store.readState())
         } catch {
             report("warning: the plugin store could not record this start: \(error)")
         }

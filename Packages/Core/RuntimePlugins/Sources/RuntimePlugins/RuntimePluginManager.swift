@@ -85,15 +85,15 @@ public struct RuntimePluginManager: Sendable {
 
     /// Installs `id` (`version`, or the newest compatible one): downloaded, verified, stored. A plugin not
     /// installed yet is current at once; otherwise the version waits as the update the next start loads.
-    /// Going back to an older version needs `version`; `allowOlder` is what says it was asked for.
+    /// Going back to an older version needs `version` named.
     @discardableResult
     public func install(_ id: String, version: String? = nil) async throws -> String {
         let index = try await index()
         let installed = try store.readState().plugins[id]
         let release = try choose(id, version: version, in: index, installed: installed)
         let plugin = try await download(release)
-        try store.add(plugin)
         try store.change { state in
+            try store.add(plugin)
             var entry = state.plugins[id] ?? StoreState.Plugin()
             if entry.current == nil || entry.current == release.version {
                 entry.current = release.version
@@ -105,7 +105,6 @@ public struct RuntimePluginManager: Sendable {
             if entry.attempt?.version == release.version { entry.attempt = nil }
             state.plugins[id] = entry
         }
-        store.removeUnused(keeping: try store.readState())
         return release.version
     }
 
@@ -135,7 +134,6 @@ public struct RuntimePluginManager: Sendable {
         try store.change { state in
             guard state.plugins.removeValue(forKey: id) != nil else { throw FeedError("'\(id)' is not installed; 'App plugins list' shows what is") }
         }
-        store.removeUnused(keeping: try store.readState())
     }
 
     /// The installed plugins: id, the version that loads, an update waiting, versions marked bad.
