@@ -7,7 +7,7 @@ import PluginFeed
 public struct HostAPI: Sendable, Equatable {
     /// Component versions, by component name (the App's generated wiring lists them).
     public var versions: [String: String]
-    /// The Swift runtime: the SHA-256 of the `libswiftCore.so` the App runs on.
+    /// The Swift runtime: the identity (``RuntimeIdentity``) of the `libswiftCore.so` the App runs on.
     public var swiftRuntime: String
 
     /// Creates a host API.
@@ -18,15 +18,15 @@ public struct HostAPI: Sendable, Equatable {
 
     /// The host API of this process: `versions` and the Swift runtime it loaded.
     public static func current(versions: [String: String]) throws -> HostAPI {
-        HostAPI(versions: versions, swiftRuntime: try SwiftRuntime.loadedLibraryDigest())
+        HostAPI(versions: versions, swiftRuntime: try SwiftRuntime.loadedLibraryIdentity())
     }
 }
 
 /// The Swift runtime library a process runs on.
 public enum SwiftRuntime {
-    /// The SHA-256 of the `libswiftCore.so` this process loaded; throws when the standard library is
+    /// The identity of the `libswiftCore.so` this process loaded; throws when the standard library is
     /// linked statically (such an App cannot load plugins: they would bring a second runtime).
-    public static func loadedLibraryDigest() throws -> String {
+    public static func loadedLibraryIdentity() throws -> String {
         // The process's mappings name each loaded library's file (dladdr is a GNU extension Swift does not see).
         // Read to the end: /proc files report a size of 0, which whole-file readers trust.
         let maps =
@@ -37,6 +37,6 @@ public enum SwiftRuntime {
         guard let path else {
             throw FeedError("this App links Swift's standard library statically, so it cannot load runtime plugins; build it without --static-swift-stdlib")
         }
-        return try Digest.sha256(fileAt: URL(fileURLWithPath: String(path)))
+        return try RuntimeIdentity.of(library: URL(fileURLWithPath: String(path)))
     }
 }

@@ -53,8 +53,9 @@ public struct RuntimePluginManager: Sendable {
         var index: FeedIndex?
         // Two tries: a publish between the two reads pairs a new index with an old signature.
         for attempt in 0..<2 where index == nil {
-            let data = try await client.data(FeedIndex.fileName, limit: 8 << 20)
+            async let fetched = client.data(FeedIndex.fileName, limit: 8 << 20)
             let signature = try await client.data(FeedIndex.signatureName, limit: 64 << 10)
+            let data = try await fetched
             do {
                 index = try FeedIndex.verified(data, signature: signature, keys: configuration.keys)
             } catch let error as FeedError where attempt == 0 && error.message.contains("does not match") {

@@ -38,8 +38,8 @@ public struct PluginManifest: Codable, Sendable, Hashable {
     public var hostAPI: [String: String]
     /// The Swift compiler that built it, as `swift --version` names it (for people).
     public var swift: String
-    /// The SHA-256 of the `libswiftCore.so` it was linked against: Swift has no stable ABI on Linux, so
-    /// the App loads it only on exactly that runtime.
+    /// The identity of the `libswiftCore.so` it was linked against (``RuntimeIdentity``): Swift has no
+    /// stable ABI on Linux, so the App loads it only on exactly that runtime.
     public var swiftRuntime: String
 
     /// Creates a manifest.
@@ -75,7 +75,7 @@ public struct PluginManifest: Codable, Sendable, Hashable {
         return manifest
     }
 
-    /// Why an App with the component versions `host` on the Swift runtime `runtime` (a SHA-256 of its
+    /// Why an App with the component versions `host` on the Swift runtime `runtime` (the identity of its
     /// libswiftCore.so) cannot load this plugin, or nil when it can: every component the plugin was built
     /// against must be in the App at exactly that version, and the runtime the same.
     public func incompatibility(hostAPI host: [String: String], swiftRuntime runtime: String) -> String? {

@@ -112,3 +112,25 @@ import Testing
         #expect(throws: FeedError.self) { try TrustedKeys(["not-a-key"]) }
     }
 }
+
+@Test func theSwiftRuntimeIsKnownByItsGNUBuildID() throws {
+    // The toolchain's, found beside the `swift` on the PATH.
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let core = try #require(
+        path.split(separator: ":").map { URL(fileURLWithPath: String($0)).deletingLastPathComponent().appendingPathComponent("lib/swift/linux/libswiftCore.so") }
+            .first { FileManager.default.fileExists(atPath: $0.path) })
+    let identity = try RuntimeIdentity.of(library: core)
+    #expect(identity.hasPrefix("gnu-build-id:"))
+    let readelf = Process()
+    readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    readelf.arguments = ["readelf", "-n", core.path]
+    let output = Pipe()
+    readelf.standardOutput = output
+    try readelf.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    readelf.waitUntilExit()
+    #expect(text.contains("Build ID: " + identity.dropFirst("gnu-build-id:".count)))
+    let plain = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString)")
+    try Data("no ELF".utf8).write(to: plain)
+    #expect(try RuntimeIdentity.of(library: plain) == "sha256:" + Digest.sha256(Data("no ELF".utf8)))
+}

@@ -146,7 +146,7 @@ struct Toolchain {
             throw ToolError(
                 "Cannot find the toolchain's libswiftCore.so ('swift -print-target-info' names no runtime library path holding it).", status: .environment)
         }
-        return Toolchain(executable: env, version: version, runtimeDigest: try Digest.sha256(fileAt: core))
+        return Toolchain(executable: env, version: version, runtimeDigest: try RuntimeIdentity.of(library: core))
     }
 }
 
