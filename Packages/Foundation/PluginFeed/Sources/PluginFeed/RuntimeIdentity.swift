@@ -28,7 +28,7 @@ public enum RuntimeIdentity {
         let tableOffset = integer(header, 0x20, 8), entrySize = Int(integer(header, 0x36, 2)), count = Int(integer(header, 0x38, 2))
         guard entrySize >= 56, count < 128 else { return nil }
         let table = try read(tableOffset, entrySize * count)
-        for index in 0..<count where integer(table, index * entrySize, 4) == 4 {  // PT_NOTE
+        for index in 0..<count where integer(table, index * entrySize, 4) == 4 { // PT_NOTE
             let offset = integer(table, index * entrySize + 8, 8), size = Int(integer(table, index * entrySize + 32, 8))
             guard size < 1 << 16 else { continue }
             let notes = try read(offset, size)
@@ -37,7 +37,7 @@ public enum RuntimeIdentity {
                 let nameSize = Int(integer(notes, at, 4)), descriptionSize = Int(integer(notes, at + 4, 4)), type = integer(notes, at + 8, 4)
                 let name = at + 12, description = name + (nameSize + 3) / 4 * 4
                 guard description + descriptionSize <= notes.count else { break }
-                if type == 3, nameSize == 4, notes[name..<(name + 3)] == [0x47, 0x4E, 0x55] {  // NT_GNU_BUILD_ID, "GNU"
+                if type == 3, nameSize == 4, notes[name..<(name + 3)] == [0x47, 0x4E, 0x55] { // NT_GNU_BUILD_ID, "GNU"
                     return notes[description..<(description + descriptionSize)].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
                 }
                 at = description + (descriptionSize + 3) / 4 * 4

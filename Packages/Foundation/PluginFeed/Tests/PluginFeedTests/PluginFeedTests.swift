@@ -117,8 +117,10 @@ import Testing
     // The toolchain's, found beside the `swift` on the PATH.
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let core = try #require(
-        path.split(separator: ":").map { URL(fileURLWithPath: String($0)).deletingLastPathComponent().appendingPathComponent("lib/swift/linux/libswiftCore.so") }
-            .first { FileManager.default.fileExists(atPath: $0.path) })
+        path.split(separator: ":").map {
+            URL(fileURLWithPath: String($0)).deletingLastPathComponent().appendingPathComponent("lib/swift/linux/libswiftCore.so")
+        }
+        .first { FileManager.default.fileExists(atPath: $0.path) })
     let identity = try RuntimeIdentity.of(library: core)
     #expect(identity.hasPrefix("gnu-build-id:"))
     let readelf = Process()
