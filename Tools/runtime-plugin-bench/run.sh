@@ -16,7 +16,7 @@ tool=$root/Tools/componentctl/.build/debug/componentctl
 [ -x "$tool" ] || swift build --package-path Tools/componentctl --product componentctl
 work=$(mktemp -d)
 server=
-cleanup() { [ -z "$server" ] || kill -9 "$server" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { if [ -n "$server" ]; then kill -9 "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; rm -rf "$work"; }
 trap cleanup EXIT
 
 echo "== Three runtime plugins, released and packed in a scratch clone"
