@@ -10,6 +10,10 @@ struct PluginsCommand {
 
     /// Runs `arguments` (after `plugins`) and returns the exit code: 0 done, 1 refused or failed, 2 usage.
     func run(_ arguments: [String]) async -> Int32 {
+        if ["available", "install", "update"].contains(arguments.first) {
+            // Loading the HTTP library overlaps with reading the configuration and the host.
+            FeedClient.preload()
+        }
         let manager: RuntimePluginManager
         do {
             manager = try AppRuntimePlugins.manager(environment: runner.environment, versions: GeneratedPlugins.hostAPI) { runner.errorOutput($0) }

@@ -85,15 +85,17 @@ enum AppRuntimePlugins {
             guard !request.arguments.keys.contains(retryMarker) else { return try await fallback(request) }
             var id = try? manager.installedPlugin(opening: url)
             if id == nil, manager.configuration.feed != nil {
+                var match: RuntimePluginManager.FeedMatch?
                 do {
-                    id = try await manager.feedPlugin(opening: url)
+                    match = try await manager.feedPlugin(opening: url)
                 } catch {
                     manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
                 }
-                if let id {
+                id = match?.id
+                if let match, let id {
                     manager.report("Installing plugin \(id) to open \(url)...\n")
                     do {
-                        let version = try await manager.install(id)
+                        let version = try await manager.install(match)
                         manager.report("Installed \(id) \(version).\n")
                     } catch {
                         var screen = Screen(title: "Plugin not installed")

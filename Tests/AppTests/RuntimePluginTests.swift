@@ -217,11 +217,15 @@ struct RuntimePluginTests {
         defer { server.stop() }
         let app = try app(feed: server.url)
         #expect(try app.run(["plugins", "available"]).status == 0)
+        let installer = try self.app(feed: server.url)
+        #expect(try installer.run(["plugins", "install", "campaign@1.0.0"]).status == 0, "an install records the index it came from")
         try old.0.write(to: feed.appendingPathComponent(FeedIndex.fileName))
         try old.1.write(to: feed.appendingPathComponent(FeedIndex.signatureName))
-        let replayed = try app.run(["plugins", "install", "campaign"])
-        #expect(replayed.status == 1)
-        #expect(replayed.error.contains("older (sequence 1) than one this App has already seen (sequence 2)"))
+        for (app, command) in [(app, ["plugins", "install", "campaign"]), (installer, ["plugins", "update"])] {
+            let replayed = try app.run(command)
+            #expect(replayed.status == 1)
+            #expect(replayed.error.contains("older (sequence 1) than one this App has already seen (sequence 2)"), "\(replayed.error)")
+        }
     }
 
     @Test(arguments: [
@@ -240,7 +244,7 @@ struct RuntimePluginTests {
         #expect(open.status == 0, "the App keeps running")
     }
 
-    @Test(arguments: ["500-twice", "truncate-once"])
+    @Test(arguments: ["500-twice", "truncate-once", "no-range", "redirect"])
     func transientFailuresAreRetriedAndResumed(mode: String) throws {
         let server = try FeedServer(try fixture.feed(["1.0.0"]), mode: mode)
         defer { server.stop() }

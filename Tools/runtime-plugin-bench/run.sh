@@ -70,7 +70,12 @@ export SHOP_PLUGIN_CONFIG=$work/plugins.json
 for count in 0 1 3; do mkdir -p "$work/data-$count"; done
 SHOP_DATA_DIR=$work/data-1 "$app" plugins install campaign >/dev/null
 for name in campaign campaign-b campaign-c; do SHOP_DATA_DIR=$work/data-3 "$app" plugins install "$name" >/dev/null; done
-for count in 0 1 3; do SHOP_DATA_DIR=$work/data-$count "$app" open shop://home >/dev/null; done
+for count in 0 1 3; do
+  SHOP_DATA_DIR=$work/data-$count "$app" open shop://home >/dev/null
+  # A start that measured fewer loaded plugins than it claims would flatter the figures: check the routes.
+  loaded=$(SHOP_DATA_DIR=$work/data-$count "$app" routes | grep -c '^shop://campaign' || true)
+  [ "$loaded" = "$count" ] || { echo "error: $count plugins installed, but the App loaded $loaded" >&2; exit 1; }
+done
 SHOP_DATA_DIR=$work/data-0 "$static_app" open shop://home >/dev/null
 
 echo "== Start (open shop://home)"

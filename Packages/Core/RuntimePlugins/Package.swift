@@ -11,12 +11,13 @@ let package = Package(
         .package(path: "../../Foundation/PluginFeed"),
     ],
     targets: [
-        .target(name: "RuntimePlugins", dependencies: ["Router", "PluginFeed"]),
+        .target(name: "CFeedTransfer", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "RuntimePlugins", dependencies: ["CFeedTransfer", "Router", "PluginFeed"]),
         .testTarget(name: "RuntimePluginsTests", dependencies: ["RuntimePlugins", "PluginFeed", "Router"]),
     ]
 )
 
 // `public import` marks what a module's API exposes; every other import stays internal.
-for target in package.targets {
+for target in package.targets where target.name != "CFeedTransfer" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
 }

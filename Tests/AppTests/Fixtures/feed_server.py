@@ -4,7 +4,9 @@
 Usage: feed_server.py FOLDER MODE. It prints the port it listens on, then serves FOLDER until killed.
 MODE: ok (Range supported), 404 (every request), 500-twice (the first two archive requests fail),
 stall (archives: headers, a few bytes, then silence), truncate-once (the first archive response ends
-early; Range requests then resume), truncate (every archive response ends early).
+early; Range requests then resume), truncate (every archive response ends early), no-range (as
+truncate-once, but Range is ignored: the retry gets the whole file again), redirect (every file is
+answered with a 302 to the same path with a query).
 """
 import http.server
 import os
@@ -24,6 +26,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if mode == "redirect" and "?" not in self.path:
+            self.send_response(302)
+            self.send_header("Location", self.path + "?moved=1")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         path = os.path.normpath(os.path.join(folder, self.path.lstrip("/").split("?")[0]))
         if not path.startswith(os.path.abspath(folder)) or not os.path.isfile(path):
             return self.fail(404)
@@ -39,7 +47,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         data = open(path, "rb").read()
         start = 0
         header = self.headers.get("Range")
-        if header and header.startswith("bytes=") and header.endswith("-"):
+        if header and header.startswith("bytes=") and header.endswith("-") and mode != "no-range":
             start = int(header[6:-1])
             self.send_response(206)
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
@@ -54,7 +62,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
             return
-        if archive and (mode == "truncate" or (mode == "truncate-once" and number == 1)):
+        if archive and (mode == "truncate" or (mode in ("truncate-once", "no-range") and number == 1)):
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.close_connection = True

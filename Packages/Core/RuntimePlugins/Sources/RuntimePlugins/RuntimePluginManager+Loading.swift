@@ -77,15 +77,27 @@ extension RuntimePluginManager {
         return try load(id, version, into: router, settings: settings)
     }
 
+    /// A plugin of the feed that declares a link, and the index that says so.
+    public struct FeedMatch: Sendable {
+        /// The plugin's id.
+        public let id: String
+        let index: FeedIndex
+    }
+
     /// The plugin of the feed whose declared routes match `url` and that is not installed, if any.
-    public func feedPlugin(opening url: String) async throws -> String? {
-        let index = try await index()
+    public func feedPlugin(opening url: String) async throws -> FeedMatch? {
+        let index = try await fetchIndex()
         let installed = try store.readState().plugins
         for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
             let fitting = index.releases(id).first { $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil }
-            if let fitting, Self.routes(fitting.manifest.routes, match: url) { return id }
+            if let fitting, Self.routes(fitting.manifest.routes, match: url) { return FeedMatch(id: id, index: index) }
         }
         return nil
+    }
+
+    /// Installs the plugin `match` names, from the index it was found in; returns the version.
+    public func install(_ match: FeedMatch) async throws -> String {
+        try await install(match.id, version: nil, from: match.index)
     }
 
     /// The installed plugin (its version that loads) whose declared routes match `url`, if any: one

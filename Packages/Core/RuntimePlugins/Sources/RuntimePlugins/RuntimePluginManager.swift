@@ -43,8 +43,15 @@ public struct RuntimePluginManager: Sendable {
 
     // MARK: Feed
 
-    /// The feed's index, signature checked and never older than one seen before.
+    /// The feed's index, signature checked and never older than one seen before; its sequence is recorded.
     public func index() async throws -> FeedIndex {
+        let index = try await fetchIndex()
+        try store.change { state in try record(index, in: &state) }
+        return index
+    }
+
+    /// The feed's index, signature checked and never older than the one the store recorded last.
+    func fetchIndex() async throws -> FeedIndex {
         guard let feed = configuration.feed else {
             throw FeedError("the App has no plugin feed: set SHOP_PLUGIN_FEED to its URL (http://, https:// or file://)")
         }
@@ -63,15 +70,20 @@ public struct RuntimePluginManager: Sendable {
             }
         }
         guard let index else { throw FeedError("the feed's index does not verify") }
-        try store.change { state in
-            guard index.sequence >= state.feedSequence else {
-                throw FeedError(
-                    "the feed's index is older (sequence \(index.sequence)) than one this App has already seen (sequence \(state.feedSequence)): "
-                        + "a replayed or rolled-back feed. Nothing was changed.")
-            }
-            state.feedSequence = index.sequence
-        }
+        // A replay is refused before anything is downloaded; the sequence is recorded with the change.
+        var recorded = try store.readState()
+        try record(index, in: &recorded)
         return index
+    }
+
+    /// Refuses an index older than the one `state` recorded (a replayed or rolled-back feed), and records it.
+    private func record(_ index: FeedIndex, in state: inout StoreState) throws {
+        guard index.sequence >= state.feedSequence else {
+            throw FeedError(
+                "the feed's index is older (sequence \(index.sequence)) than one this App has already seen (sequence \(state.feedSequence)): "
+                    + "a replayed or rolled-back feed. Nothing was changed.")
+        }
+        state.feedSequence = index.sequence
     }
 
     /// What can be said about each release of the feed: installable, or why not.
@@ -89,11 +101,17 @@ public struct RuntimePluginManager: Sendable {
     /// Going back to an older version needs `version` named.
     @discardableResult
     public func install(_ id: String, version: String? = nil) async throws -> String {
-        let index = try await index()
+        try await install(id, version: version, from: try await fetchIndex())
+    }
+
+    /// Installs `id` from `index`, and records the index's sequence with it.
+    @discardableResult
+    func install(_ id: String, version: String?, from index: FeedIndex) async throws -> String {
         let installed = try store.readState().plugins[id]
         let release = try choose(id, version: version, in: index, installed: installed)
         let plugin = try await download(release)
         try store.change { state in
+            try record(index, in: &state)
             try store.add(plugin)
             var entry = state.plugins[id] ?? StoreState.Plugin()
             if entry.current == nil || entry.current == release.version {
@@ -124,7 +142,7 @@ public struct RuntimePluginManager: Sendable {
                 return !entry.bad.contains(release.version) && release.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil
             }
             guard let newer else { continue }
-            try await install(id, version: newer.version)
+            try await install(id, version: newer.version, from: index)
             updated.append("\(id) \(from) -> \(newer.version)")
         }
         return updated

@@ -1,0 +1,123 @@
+import CFeedTransfer
+import Foundation
+import Synchronization
+
+/// Why one transfer failed, and whether another attempt may help.
+struct TransferError: Error {
+    var reason: String
+    var retry: Bool
+}
+
+/// The bytes of one file as its transfers bring them: into a file (resumed across attempts from its
+/// size) or into memory, never past a limit.
+final class TransferSink: Sendable {
+    private struct State {
+        var written: Int
+        var body = Data()
+        var failure: TransferError?
+        var restartChecked = false
+    }
+
+    private let file: FileHandle?
+    private let expected: Int?
+    private let limit: Int
+    private let progress: @Sendable (Int, Int) -> Void
+    private let state: Mutex<State>
+
+    /// A sink writing into `file` from its end (nil: into memory).
+    init(into file: FileHandle?, expected: Int?, limit: Int, progress: @escaping @Sendable (Int, Int) -> Void) {
+        self.file = file
+        self.expected = expected
+        self.limit = limit
+        self.progress = progress
+        self.state = Mutex(State(written: (try? file?.seekToEnd()).map { Int($0) } ?? 0))
+    }
+
+    /// Bytes held so far.
+    var written: Int { state.withLock { $0.written } }
+
+    /// The bytes held in memory.
+    var body: Data { state.withLock { $0.body } }
+
+    /// Fetches `url` from the bytes held on (libcurl blocks, so on a thread of its own); nil when the
+    /// transfer ended without error, else why it failed.
+    func transfer(_ url: URL, timeout: TimeInterval) async -> TransferError? {
+        let offset = state.withLock { state in
+            state.failure = nil
+            state.restartChecked = false
+            return state.written
+        }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<FeedTransferResult, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(returning: self.perform(url, from: offset, timeout: timeout))
+            }
+        }
+        if let failure = state.withLock({ $0.failure }) { return failure }
+        let reason = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch result.outcome {
+        case .completed where (200..<300).contains(result.status):
+            return nil
+        case .completed, .httpError:
+            let status = result.status
+            return TransferError(reason: "the server answered \(status)", retry: (500..<600).contains(status) || status == 408 || status == 429)
+        case .timedOut:
+            return TransferError(reason: "the server stopped sending (timed out)", retry: true)
+        case .tooLarge:
+            return TransferError(reason: "it is more than the \(limit) bytes allowed", retry: false)
+        case .stopped, .failed:
+            return TransferError(reason: reason, retry: true)
+        case .unavailable:
+            return TransferError(reason: reason, retry: false)
+        }
+    }
+
+    private func perform(_ url: URL, from offset: Int, timeout: TimeInterval) -> FeedTransferResult {
+        let milliseconds = Int(min(max(timeout, 0.001), 86_400) * 1000)
+        var result = FeedTransferResult()
+        url.absoluteString.withCString { text in
+            var request = FeedTransferRequest(
+                url: text, offset: Int64(offset), idle_timeout_ms: milliseconds, total_timeout_ms: max(milliseconds * 20, 600_000),
+                max_size: Int64(limit),
+                receive: { context, status, bytes, count in
+                    guard let context, let bytes else { return 0 }
+                    let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+                    return sink.receive(UnsafeRawBufferPointer(start: bytes, count: count), status: status) ? count : 0
+                },
+                context: Unmanaged.passUnretained(self).toOpaque())
+            feed_transfer_get(&request, &result)
+        }
+        return result
+    }
+
+    /// Takes the next bytes of a response with `status`; false stops the transfer.
+    private func receive(_ bytes: UnsafeRawBufferPointer, status: Int) -> Bool {
+        let written = state.withLock { state -> Int? in
+            if !state.restartChecked {
+                state.restartChecked = true
+                // A whole file (200) where the rest was asked for: the server ignores Range, start over.
+                if status == 200, state.written > 0 {
+                    state.written = 0
+                    state.body.removeAll()
+                    do { try file?.truncate(atOffset: 0) } catch { return fail(&state, "writing it failed: \(error.localizedDescription)") }
+                }
+            }
+            guard state.written + bytes.count <= limit else { return fail(&state, "it is more than the \(limit) bytes allowed") }
+            do {
+                if let file { try file.write(contentsOf: Data(bytes)) } else { state.body.append(contentsOf: bytes) }
+            } catch {
+                let full = (error as NSError).code == CocoaError.fileWriteOutOfSpace.rawValue
+                return fail(&state, "writing it failed: " + (full ? "No space left on device" : error.localizedDescription))
+            }
+            state.written += bytes.count
+            return state.written
+        }
+        guard let written else { return false }
+        progress(written, expected ?? written)
+        return true
+    }
+
+    private func fail(_ state: inout State, _ reason: String) -> Int? {
+        state.failure = TransferError(reason: reason, retry: false)
+        return nil
+    }
+}
