@@ -40,7 +40,7 @@ if [ -n "$template" ]; then
   "$tool" sync
   swift build --product App 2>&1 | tail -n 1
   if SHOP_DATA_DIR=$(mktemp -d) .build/debug/App open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
-  git checkout -q -- components.yaml App/Shell/GeneratedPlugins.swift
+  git checkout -q -- components.yaml App/Shell/GeneratedWiring.swift
   "$tool" remove spotlight
   git update-index -q --refresh || true  # files rewritten with the same bytes are only stat-dirty
   git diff --quiet HEAD~1 || { echo "template-copy: new then remove of a plugin changed the workspace:"; git diff --stat HEAD~1; exit 1; }
@@ -50,17 +50,11 @@ if [ -n "$template" ]; then
   git reset -q --hard HEAD
   echo "template-copy: plugin $point: scaffolded, shown, removed byte for byte, gone"
 fi
-bootstrap=App/Shell/Bootstrap.swift
 removed=""
-# The top layer's implementations, last first, with their modules (columns of `componentctl list`).
-candidates=$("$tool" list | awk 'NR == 2 { top = $2 } NR > 1 && $2 == top && $3 == "implementation" && $1 != "wishlist" { print $1 ":" $NF }' | tac)
-for candidate in $candidates; do
-  name=${candidate%%:*}
-  for module in $(echo "${candidate#*:}" | tr , " "); do  # what a team deletes by hand: the App's import of the module and where it creates it
-    [ -f "$bootstrap" ] && sed -i "/^import $module\$/d; /^ *${module}Module(.*),\$/d" "$bootstrap"
-  done
+# The top layer's implementations, last first: the App's wiring is generated, so `remove` alone takes one out.
+candidates=$("$tool" list | awk 'NR == 2 { top = $2 } NR > 1 && $2 == top && $3 == "implementation" && $1 != "wishlist" { print $1 }' | tac)
+for name in $candidates; do
   if "$tool" remove "$name" 2>/dev/null; then removed=$name; break; fi
-  git checkout -q -- "$bootstrap" 2>/dev/null || true
 done
 if [ -z "$removed" ]; then
   echo "template-copy: no business component could be removed; only the added one is checked"

@@ -1,17 +1,10 @@
-// BEGIN componentctl: imports
-// END componentctl: imports
-import Cart
 import Foundation
-import Home
-import Order
-import Product
 public import Router
 import ScreenKit
-import Session
 import Storage
-import User
 
-/// Assembles the app: the one place that knows every component's implementation and wires them.
+/// Assembles the app: the one place that creates the components' modules (the generated wiring lists
+/// them) and gives them the services they share.
 public struct Bootstrap: Sendable {
     /// The router every module registered on.
     public let router: Router
@@ -30,10 +23,10 @@ public struct Bootstrap: Sendable {
         let storage = try Storage(path: path)
         let router = Router()
         try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
-        // Plugins reach the database as a service: their generated wiring passes them no arguments.
+        // Modules and plugins reach the database as a service: the generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
         let notFound: RouteHandler = { request in ShellScreens.notFound(request.url.original) }
-        let runtimePlugins = try? AppRuntimePlugins.manager(environment: environment, versions: GeneratedPlugins.hostAPI, report: log)
+        let runtimePlugins = try? AppRuntimePlugins.manager(environment: environment, versions: GeneratedWiring.hostAPI, report: log)
         router.setFallback(runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, fallback: notFound) } ?? notFound)
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
         router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
@@ -41,14 +34,7 @@ public struct Bootstrap: Sendable {
         if let level = environment["SHOP_LOG"], !level.isEmpty, level != "0" {
             try router.addInterceptor(LoggingInterceptor(log: log))
         }
-        let modules: [any AppModule] =
-            [
-                ProductModule(),
-                CartModule(storage: storage),
-                UserModule(session: Session(storage: storage)),
-                OrderModule(storage: storage),
-                HomeModule(),
-            ] + generatedModules + router.plugins.modules()
+        let modules = GeneratedWiring.modules + router.plugins.modules()
         let context = ModuleContext(router: router, settings: environment)
         try ModuleManager(modules: modules, context: context).registerAll()
         // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
@@ -59,14 +45,6 @@ public struct Bootstrap: Sendable {
     }
 }
 
-// BEGIN componentctl: modules
-// Modules of components scaffolded by `componentctl new`; move one out of this block to give it arguments.
-// componentctl edits this list line by line, so swift-format leaves it as it is.
-// swift-format-ignore
-let generatedModules: [any AppModule] = [
-]
-// END componentctl: modules
-
 /// The extension points and plugins the App links and the declaration of which point gets which.
 public struct AppPlugins: Sendable {
     /// The extension points.
@@ -76,9 +54,9 @@ public struct AppPlugins: Sendable {
     /// The declaration, entry by entry.
     public var declarations: [PluginDeclaration]
 
-    /// The wiring componentctl generates from components.yaml (GeneratedPlugins.swift).
+    /// The wiring componentctl generates from components.yaml (GeneratedWiring.swift).
     public static let generated = AppPlugins(
-        points: GeneratedPlugins.points, definitions: GeneratedPlugins.definitions, declarations: GeneratedPlugins.declarations)
+        points: GeneratedWiring.points, definitions: GeneratedWiring.definitions, declarations: GeneratedWiring.declarations)
 
     /// Creates a wiring (tests give their own).
     public init(points: [any ExtensionPoint.Type], definitions: [any PluginDefinition.Type], declarations: [PluginDeclaration]) {

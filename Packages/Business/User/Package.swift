@@ -16,7 +16,7 @@ let package = Package(
         .package(path: "../../Core/Storage"),
     ],
     targets: [
-        .target(name: "User", dependencies: ["UserInterface", "OrderInterface", "Router", "ScreenKit", "Session"]),
+        .target(name: "User", dependencies: ["UserInterface", "OrderInterface", "Router", "ScreenKit", "Session", "Storage"]),
         .executableTarget(name: "UserDemo", dependencies: ["User", "Router", "ScreenKit", "Session", "Storage"]),
         .testTarget(name: "UserTests", dependencies: ["User", "UserInterface", "Router", "ScreenKit", "Session", "Storage"]),
     ]

@@ -58,7 +58,7 @@ import TestSupport
     }
 
     @Test func theWiringLeavesRuntimePluginsOutAndListsTheHostAPI() throws {
-        let wiring = String(decoding: try #require(try PluginWiring.generate(try runtimeFixture().load())), as: UTF8.self)
+        let wiring = String(decoding: try #require(try AppWiring.generate(try runtimeFixture().load())), as: UTF8.self)
         #expect(!wiring.contains("StampPlugin"))
         #expect(!wiring.contains("import Stamp"))
         #expect(wiring.contains("ShelfBadges.self"), "the point a runtime plugin extends stays wired")

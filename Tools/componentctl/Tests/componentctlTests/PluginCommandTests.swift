@@ -33,9 +33,9 @@ import TestSupport
         let scratch = try Scratch.pluginFixtureRepository()
         let stale = try tool(scratch, "sync", "--check")
         #expect(stale.status == 1)
-        #expect(stale.output.contains("regenerate App/Shell/GeneratedPlugins.swift from components.yaml's plugins"))
+        #expect(stale.output.contains("regenerate App/Shell/GeneratedWiring.swift from components.yaml and the sources (modules, plugins)"))
         #expect(try tool(scratch, "sync").status == 0)
-        let wiring = try scratch.read("App/Shell/GeneratedPlugins.swift")
+        let wiring = try scratch.read("App/Shell/GeneratedWiring.swift")
         #expect(
             wiring.contains("import Ribbon\nimport Router\nimport ShelfInterface\nimport Stamp\n"),
             "the router module of the template, where PluginDeclaration lives")
@@ -50,7 +50,7 @@ import TestSupport
         try scratch.replace(in: "components.yaml", "      enabled: false\n", with: "      enabled: true\n")
         #expect(try tool(scratch, "sync", "--check").status == 1)
         #expect(try tool(scratch, "sync").status == 0)
-        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
+        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
     }
 
     @Test func everyCommandThatMovesTheDeclarationsLinesKeepsTheWiringInStep() throws {
@@ -61,7 +61,7 @@ import TestSupport
         // A core component goes after the last component, above `plugins:`: every entry moves down.
         let created = try tool(scratch, "new", "Indexer", "--layer", "core")
         #expect(created.status == 0, "\(created.error)")
-        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("plugin: \"stamp\", isEnabled: false, source: \"components.yaml:82:15\""))
+        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("plugin: \"stamp\", isEnabled: false, source: \"components.yaml:82:15\""))
         #expect(try tool(scratch, "sync", "--check").status == 0)
     }
 
@@ -71,7 +71,7 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "wiring")
         let before = try scratch.listing()
-        let files = try ["components.yaml", "Package.swift", "App/Shell/GeneratedPlugins.swift"].map { try scratch.read($0) }
+        let files = try ["components.yaml", "Package.swift", "App/Shell/GeneratedWiring.swift"].map { try scratch.read($0) }
 
         let created = try tool(scratch, "new", "Sticker", "--plugin", "shelf/badges")
         #expect(created.status == 0, "\(created.error)")
@@ -79,7 +79,7 @@ import TestSupport
         #expect(try scratch.read("components.yaml").hasSuffix("    - plugin: stamp\n      enabled: false\n    - plugin: sticker\n"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Plugins/Sticker\"),"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Interfaces/ShelfInterface\"),"))
-        #expect(try scratch.read("App/Shell/GeneratedPlugins.swift").contains("StickerPlugin.self"))
+        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("StickerPlugin.self"))
         let source = try scratch.read("Packages/Plugins/Sticker/Sources/Sticker/StickerPlugin.swift")
         #expect(source.contains("public static let id = \"sticker\"") && source.contains("(at Packages/Plugins/Sticker)"))
         #expect(try scratch.read("Packages/Plugins/Sticker/Package.swift").contains(".package(path: \"../../../Packages/Interfaces/ShelfInterface\")"))
@@ -91,7 +91,7 @@ import TestSupport
         let removed = try tool(scratch, "remove", "sticker")
         #expect(removed.status == 0, "\(removed.error)")
         #expect(try scratch.listing() == before)
-        let after = try ["components.yaml", "App/Shell/GeneratedPlugins.swift"].map { try scratch.read($0) }
+        let after = try ["components.yaml", "App/Shell/GeneratedWiring.swift"].map { try scratch.read($0) }
         #expect(after == [files[0], files[2]])
         // Kept on purpose: the interface's package line the plugin needed, which the App may use for itself.
         #expect(

@@ -41,7 +41,7 @@ struct RealBuildTests {
         let existing = Set(try scratch.load().components.map(\.name))
         let free = ["Wishlist", "Reviews", "Coupons", "Loyalty", "Giftcards"].filter { !existing.contains($0.lowercased()) }
         let name = try #require(free.first), core = try #require(free.last), kebab = name.lowercased()
-        let bootstrap = try? scratch.read("App/Shell/Bootstrap.swift")
+        let wiring = try? scratch.read("App/Shell/GeneratedWiring.swift")
         let created = try tool(scratch, ["new", name, "--layer", "business"])
         #expect(created.status == 0, "\(created.error)")
         #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (\(existing.count + 2) components"))
@@ -52,10 +52,11 @@ struct RealBuildTests {
                 "  \(kebab):\n    path: Packages/Business/\(name)\n    layer: business\n    interface: \(kebab)-interface\n    version: 0.1.0\n"
                     + "  \(kebab)-interface:\n    path: Packages/Interfaces/\(name)Interface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/\(name)\"),\n]"))
-        if bootstrap?.contains("// BEGIN componentctl: modules") == true {
+        if wiring != nil {
             #expect(created.output.contains("wired into the integrated App"))
-            #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("import \(name)\n// END componentctl: imports"))
-            #expect(try scratch.read("App/Shell/Bootstrap.swift").contains("    \(name)Module(),\n]"))
+            #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("import \(name)\n"))
+            #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("            \(name)Module(),\n"))
+            #expect(try tool(scratch, ["sync", "--check"]).status == 0, "the staged module is the one the sources declare")
         }
         let tested = try tool(scratch, ["test", kebab, "\(kebab)-interface", "--shared-scratch"])
         #expect(tested.status == 0, "\(tested.output)")

@@ -12,15 +12,16 @@ public import Storage
 public struct CartModule: AppModule {
     public let name = "cart"
     public let dependencies = ["product"]
-    private let storage: Storage
+    private let storage: Storage?
 
-    /// A module keeping the cart in `storage`.
-    public init(storage: Storage) {
+    /// A module keeping the cart in `storage`, by default in the App's `Storage` service.
+    public init(storage: Storage? = nil) {
         self.storage = storage
     }
 
     public func register(in context: ModuleContext) throws {
         let services = context.services
+        let storage = try self.storage ?? services.resolve(Storage.self)
         let store = CartStore(storage: storage, catalog: { try services.resolve((any ProductCatalog).self) }, events: context.events)
         try services.register((any CartService).self, owner: name, instance: store)
         context.events.subscribe(store, to: OrderPlaced.self) { store, _ in try? store.clear() }

@@ -23,6 +23,18 @@ private final class CountWatcher: Sendable {
         return router
     }
 
+    @Test func withoutArgumentsTheModuleKeepsTheCartInTheAppsStorageService() async throws {
+        let router = Router()
+        try router.services.register((any ProductCatalog).self, owner: "test", instance: InMemoryProductCatalog())
+        #expect(throws: (any Error).self, "no Storage service yet") { try CartModule().register(in: ModuleContext(router: router)) }
+        let storage = try Storage()
+        try router.services.register(Storage.self, owner: "app", instance: storage)
+        try CartModule().register(in: ModuleContext(router: router))
+        _ = try await router.open("shop://cart/add/1")
+        let again = try boot(storage: storage)
+        #expect(try await again.open("shop://cart", as: Screen.self).elements.contains(.text("Total: $5.00")), "the line is in the service's storage")
+    }
+
     @Test func addMergesLinesAndShowsTheTotal() async throws {
         let router = try boot(storage: Storage())
         _ = try await router.open("shop://cart/add/1")

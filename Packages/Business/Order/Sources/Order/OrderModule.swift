@@ -12,16 +12,18 @@ import UserInterface
 public struct OrderModule: AppModule {
     public let name = "order"
     public let dependencies = ["user", "cart"]
-    private let book: OrderBook
+    private let storage: Storage?
+    private let clock: @Sendable () -> Date
 
-    /// A module keeping orders in `storage`.
-    public init(storage: Storage, clock: @escaping @Sendable () -> Date = Date.init) {
-        self.book = OrderBook(storage: storage, clock: clock)
+    /// A module keeping orders in `storage`, by default in the App's `Storage` service.
+    public init(storage: Storage? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.storage = storage
+        self.clock = clock
     }
 
     public func register(in context: ModuleContext) throws {
-        let book = self.book
         let services = context.services
+        let book = OrderBook(storage: try storage ?? services.resolve(Storage.self), clock: clock)
         let events = context.events
         try services.register((any OrderHistory).self, owner: name, instance: book)
         let currentUser: @Sendable () async throws -> UserAccount? = { try await services.resolve((any AccountService).self).currentUser() }

@@ -2,6 +2,7 @@ public import Router
 import OrderInterface
 import ScreenKit
 public import Session
+import Storage
 public import UserInterface
 
 /// The User component: provides ``AccountService``, owns the `shop://user/...` routes, and
@@ -9,15 +10,17 @@ public import UserInterface
 public struct UserModule: AppModule {
     public let name = "user"
     public let priority = 5
-    private let accounts: AccountDirectory
+    private let session: Session?
+    private let directory: [UserAccount]
 
-    /// A module keeping who is signed in in `session`.
-    public init(session: Session, directory: [UserAccount] = AccountDirectory.demoAccounts) {
-        self.accounts = AccountDirectory(session: session, known: directory)
+    /// A module keeping who is signed in in `session`, by default a session in the App's `Storage` service.
+    public init(session: Session? = nil, directory: [UserAccount] = AccountDirectory.demoAccounts) {
+        self.session = session
+        self.directory = directory
     }
 
     public func register(in context: ModuleContext) throws {
-        let accounts = self.accounts
+        let accounts = AccountDirectory(session: try session ?? Session(storage: context.services.resolve(Storage.self)), known: directory)
         let router = context.router
         let events = context.events
         try context.services.register((any AccountService).self, owner: name, instance: accounts)

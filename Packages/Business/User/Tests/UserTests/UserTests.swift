@@ -21,6 +21,17 @@ private final class EventLog: Sendable {
         return router
     }
 
+    @Test func withoutArgumentsTheModuleKeepsItsSessionInTheAppsStorageService() async throws {
+        let storage = try Storage()
+        let router = Router()
+        try router.services.register(Storage.self, owner: "app", instance: storage)
+        try UserModule().register(in: ModuleContext(router: router))
+        _ = try await router.open("shop://user/login/alice")
+        let again = try boot(Session(storage: storage))
+        #expect(try await again.open("shop://user/profile", as: Screen.self).title == "Account")
+        #expect(try await again.open("shop://user/profile", as: Screen.self).elements.contains { "\($0)".contains("Alice") })
+    }
+
     @Test func signInAndOutChangeTheProfileAndAnnounceIt() async throws {
         let router = try boot(Session(storage: Storage()))
         let log = EventLog()

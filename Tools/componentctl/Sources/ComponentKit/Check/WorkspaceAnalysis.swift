@@ -13,6 +13,8 @@ public struct SourceFile: Sendable {
     public var extensionPoints: [ExtensionPointDeclaration] = []
     /// The plugin definitions it declares (plugins only).
     public var pluginDefinitions: [PluginDefinitionDeclaration] = []
+    /// The modules it declares (implementations only).
+    public var appModules: [AppModuleDeclaration] = []
 }
 
 /// A target of a component with its sources.
@@ -143,10 +145,13 @@ public struct WorkspaceAnalysis: Sendable {
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
             var file = SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])
-            // Only interfaces declare extension points and only plugins define plugins: the others are not lexed twice.
-            if scanImports, target.kind == .regular, kind != .implementation {
+            if scanImports, target.kind == .regular {
                 let facts = PluginScanner.scan(Array(data))
-                if kind == .interface { file.extensionPoints = facts.points } else { file.pluginDefinitions = facts.definitions }
+                switch kind {
+                case .interface: file.extensionPoints = facts.points
+                case .plugin: file.pluginDefinitions = facts.definitions
+                case .implementation: file.appModules = facts.modules
+                }
             }
             files.append(file)
         }

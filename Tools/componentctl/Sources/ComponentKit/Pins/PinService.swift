@@ -33,7 +33,7 @@ public enum PinService {
         var transaction = WorkspaceTransaction(root: root, summary: "pin \(name) \(version)")
         let yaml = try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace)
         transaction.write(WorkspaceLoader.fileName, yaml)
-        try PluginWiring.update(&transaction, yaml: yaml, root: root)
+        try AppWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
         let previousFolder = previous.map { PinLayout.pinFolder(ofCheckout: $0.checkout) }
@@ -57,7 +57,7 @@ public enum PinService {
         var transaction = WorkspaceTransaction(root: root, summary: "unpin \(name)")
         let yaml = try ComponentsFileEditor.removing("pin", of: name, in: context.workspace)
         transaction.write(WorkspaceLoader.fileName, yaml)
-        try PluginWiring.update(&transaction, yaml: yaml, root: root)
+        try AppWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
         if let entry, FileStatus.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {
@@ -141,8 +141,8 @@ public enum PinService {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
         }
-        if try PluginWiring.update(&transaction, yaml: workspace.fileBytes, root: root) {
-            changes.append("regenerate \(PluginWiring.path) from components.yaml's plugins")
+        if try AppWiring.update(&transaction, yaml: workspace.fileBytes, root: root) {
+            changes.append("regenerate \(AppWiring.path) from components.yaml and the sources (modules, plugins)")
         }
         let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {

@@ -1,5 +1,5 @@
-/// The plugin facts of a workspace read from its sources: the extension points its interfaces declare
-/// and the plugin definition of each plugin component.
+/// The wiring facts of a workspace read from its sources: the extension points its interfaces declare,
+/// the plugin definition of each plugin component and the module of each implementation.
 public struct PluginCatalog: Sendable {
     /// A declared extension point.
     public struct Point: Sendable, Hashable {
@@ -35,18 +35,40 @@ public struct PluginCatalog: Sendable {
         public var column: Int
     }
 
+    /// An implementation component's module: a type conforming to `AppModule`.
+    public struct Module: Sendable, Hashable {
+        /// The component.
+        public var component: String
+        /// The Swift type.
+        public var typeName: String
+        /// The module (target) of that type.
+        public var module: String
+        /// Where the type is declared.
+        public var file: String
+        public var line: Int
+        public var column: Int
+    }
+
     /// The points, in component order then file order.
     public var points: [Point] = []
     /// Points whose id is no string literal, so componentctl cannot know it.
     public var unreadable: [Point] = []
     /// Each plugin component's definitions (one is right; none or several is a finding).
     public var definitions: [String: [Definition]] = [:]
+    /// Each implementation component's modules (none: a library the App does not boot; several: a finding).
+    public var modules: [String: [Module]] = [:]
 
     /// The facts of `analysis`.
     public init(_ analysis: WorkspaceAnalysis) {
-        for component in analysis.workspace.components where component.kind != .implementation {
+        for component in analysis.workspace.components {
             for target in analysis.packages[component.name]?.targets ?? [] where target.declaration.kind == .regular {
                 for file in target.files {
+                    for module in file.appModules {
+                        modules[component.name, default: []].append(
+                            Module(
+                                component: component.name, typeName: module.typeName, module: target.declaration.name, file: file.path,
+                                line: module.line, column: module.column))
+                    }
                     for point in file.extensionPoints {
                         guard let id = point.id else {
                             unreadable.append(
@@ -73,14 +95,4 @@ public struct PluginCatalog: Sendable {
 
     /// The point `id`, if an interface declares it.
     public func point(_ id: String) -> Point? { points.first { $0.id == id } }
-}
-
-extension WorkspaceAnalysis {
-    /// The analysis of the components that hold plugin facts (interfaces and plugins) only: what
-    /// generating the wiring and scaffolding a plugin need, without reading every other component.
-    public static func analyze(pluginFactsOf workspace: Workspace) -> WorkspaceAnalysis {
-        var facts = workspace
-        facts.components = workspace.components.filter { $0.kind != .implementation }
-        return analyze(facts)
-    }
 }

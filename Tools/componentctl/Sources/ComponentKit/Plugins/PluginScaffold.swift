@@ -2,7 +2,7 @@ import Foundation
 
 /// `componentctl new NAME --plugin POINT`: a plugin component from the template its extension point's
 /// interface ships (`<interface>/PluginTemplates/<point>/`), registered in components.yaml, listed last
-/// under the point in `plugins:`, and wired into the App (Package.swift's block, GeneratedPlugins.swift).
+/// under the point in `plugins:`, and wired into the App (Package.swift's block, GeneratedWiring.swift).
 public enum PluginScaffold {
     /// The placeholders a template's paths and text may use.
     static let placeholders = ["__Name__", "__id__", "__root__", "__path__"]
@@ -13,7 +13,7 @@ public enum PluginScaffold {
         _ workspace: Workspace, name: String, point pointArgument: String, faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         try ScaffoldService.checkName(name)
-        let catalog = PluginCatalog(WorkspaceAnalysis.analyze(pluginFactsOf: workspace))
+        let catalog = PluginCatalog(WorkspaceAnalysis.analyze(workspace))
         let point = try resolve(pointArgument, in: workspace, catalog: catalog)
         guard let interface = workspace.component(named: point.component) else { throw workspace.unknownComponent(point.component) }
         let pointName = String(point.id.split(separator: "/").last ?? "")
@@ -54,12 +54,12 @@ public enum PluginScaffold {
         transaction.add(folder: staged, at: folder)
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
-        let wired = try PluginWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: [id: definitions])
+        let wired = try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: AppWiring.Staged(definitions: [id: definitions]))
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let wiredText =
             !wired
             ? "; the workspace has no App/Shell folder, so no wiring was generated (its App must install the plugin itself)"
-            : " and wired into the App (Package.swift, \(PluginWiring.path))"
+            : " and wired into the App (Package.swift, \(AppWiring.path))"
         return CommandResult(
             output: "Created plugin \(id) at \(folder), extending \(point.id); listed last under plugins.\(point.id) in components.yaml"
                 + "\(wiredText). Try: swift test --package-path \(folder)\n")

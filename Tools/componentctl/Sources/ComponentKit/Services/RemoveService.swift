@@ -36,7 +36,7 @@ public enum RemoveService {
         for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
-        if try PluginWiring.update(&transaction, yaml: bytes, root: workspace.root) { touched.append(PluginWiring.path) }
+        if try AppWiring.update(&transaction, yaml: bytes, root: workspace.root) { touched.append(AppWiring.path) }
         if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
             let edited = GeneratedBlock.manifest.removingLines(from: manifest) { line in
                 removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }
@@ -44,20 +44,6 @@ public enum RemoveService {
             if edited != manifest {
                 transaction.write("Package.swift", Array(edited.utf8))
                 touched.append("Package.swift")
-            }
-        }
-        let bootstrapURL = workspace.root.appendingPathComponent(ScaffoldService.bootstrapPath)
-        if let bootstrap = try? String(contentsOf: bootstrapURL, encoding: .utf8) {
-            var edited = GeneratedBlock.bootstrapImports.removingLines(from: bootstrap) {
-                line in
-                modules.contains(line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "import ", with: ""))
-            }
-            edited = GeneratedBlock.bootstrapModules.removingLines(from: edited) { line in
-                modules.contains { line.trimmingCharacters(in: .whitespaces) == "\($0)Module()," }
-            }
-            if edited != bootstrap {
-                transaction.write(ScaffoldService.bootstrapPath, Array(edited.utf8))
-                touched.append(ScaffoldService.bootstrapPath)
             }
         }
         if !keepFiles {
@@ -90,19 +76,15 @@ public enum RemoveService {
         }
     }
 
-    /// Refuses when a Swift file that stays imports a module that goes, except the App's generated imports
-    /// (removed with the component). Folders of their own workspace (a components.yaml inside) are skipped.
+    /// Refuses when a Swift file that stays imports a module that goes, except the App's generated wiring
+    /// (written anew without it). Folders of their own workspace (a components.yaml inside) are skipped.
     private static func refuseImports(of modules: Set<String>, outside removed: [Component], root: URL) throws {
         let skipped = Set(removed.map(\.path))
         var sites: [String] = []
-        // The generated plugin wiring is written anew without them.
-        for path in SwiftFiles.under(root, skipping: skipped) where path != PluginWiring.path {
+        for path in SwiftFiles.under(root, skipping: skipped) where path != AppWiring.path {
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
             let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
-            let generated =
-                path == ScaffoldService.bootstrapPath
-                ? GeneratedBlock.bootstrapImports.lineNumbers(in: String(decoding: data, as: UTF8.self)) : nil
-            for declaration in imports where modules.contains(declaration.module) && generated?.contains(declaration.line) != true {
+            for declaration in imports where modules.contains(declaration.module) {
                 sites.append("\(path):\(declaration.line): import \(declaration.module)")
             }
         }
@@ -110,7 +92,7 @@ public enum RemoveService {
             let shown = sites.prefix(10).map { "  \($0)\n" }.joined() + (sites.count > 10 ? "  and \(sites.count - 10) more\n" : "")
             throw ToolError(
                 "Cannot remove \(removed.map { "'\($0.name)'" }.joined(separator: ", ")): these files still import it:\n\(shown)"
-                    + "Take those uses out (for the App: the import and where its module is created), then run the command again.", status: .usage)
+                    + "Take those uses out, then run the command again.", status: .usage)
         }
     }
 

@@ -69,21 +69,25 @@ public enum ScaffoldService {
         }
         let yaml = try appendingComponents(packages, to: workspace)
         transaction.write(WorkspaceLoader.fileName, yaml)
-        try PluginWiring.update(&transaction, yaml: yaml, root: workspace.root)
+        // The scaffold's module is the template's `<Name>Module`; its sources are only staged yet.
+        var staged = AppWiring.Staged()
+        if isTop {
+            staged.modules[implementation.name] = [
+                PluginCatalog.Module(
+                    component: implementation.name, typeName: "\(name)Module", module: name,
+                    file: "\(implementation.folder)/Sources/\(name)/\(name)Module.swift", line: 1, column: 1)
+            ]
+        }
+        let wiredApp = try AppWiring.update(&transaction, yaml: yaml, root: workspace.root, adding: staged)
         var wired = ""
         if isTop {
             transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)]))
-            if let bootstrap = try wiringBootstrap(workspace, module: name) {
-                transaction.write(bootstrapPath, bootstrap)
-                wired = " It is wired into the integrated App (Package.swift and \(bootstrapPath))."
-            }
+            if wiredApp { wired = " It is wired into the integrated App (Package.swift and \(AppWiring.path))." }
         }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let created = packages.map { "\($0.name) at \($0.folder)" }.joined(separator: " and ")
         return CommandResult(output: "Created \(created).\(wired) Try: swift test --package-path \(packages[0].folder)\n")
     }
-
-    static let bootstrapPath = "App/Shell/Bootstrap.swift"
 
     static func checkName(_ name: String) throws {
         guard name.first?.isUppercase == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
@@ -198,16 +202,6 @@ public enum ScaffoldService {
             throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
         }
         return Array(wired.utf8)
-    }
-
-    /// Bootstrap.swift with the module imported and added to its generated module list, or nil when it has no such blocks.
-    private static func wiringBootstrap(_ workspace: Workspace, module: String) throws -> [UInt8]? {
-        guard let text = try? String(contentsOf: workspace.root.appendingPathComponent(bootstrapPath), encoding: .utf8),
-            let listed = try GeneratedBlock.bootstrapModules.rewriting(
-                text, { try inserting("    \(module)Module(),\n", intoArray: "generatedModules", of: $0) }),
-            let imported = GeneratedBlock.bootstrapImports.rewriting(listed, { $0 + "import \(module)\n" })
-        else { return nil }
-        return Array(imported.utf8)
     }
 
     /// `block` with `line` appended to the array `let name … = [ … ]`; an empty `[]` (as swift-format writes

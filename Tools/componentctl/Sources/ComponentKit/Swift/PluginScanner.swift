@@ -27,21 +27,45 @@ public struct PluginDefinitionDeclaration: Sendable, Hashable, Codable {
     public var column: Int
 }
 
-/// Reads the plugin facts of a Swift source with the lexer: extension points and plugin definitions.
-/// It reads what the declarations say as literals; a conformance added in an extension elsewhere is not seen.
+/// A module a source declares: a public type conforming to `AppModule`, which the App's generated
+/// wiring creates with `init()` (an internal one is the component's own business).
+public struct AppModuleDeclaration: Sendable, Hashable, Codable {
+    /// The type's name.
+    public var typeName: String
+    /// 1-based line of the type's name.
+    public var line: Int
+    /// 1-based column of the type's name.
+    public var column: Int
+}
+
+/// What the lexer reads of one Swift source for the App's wiring.
+public struct WiringFacts: Sendable {
+    /// The extension points it declares.
+    public var points: [ExtensionPointDeclaration] = []
+    /// The plugin definitions it declares.
+    public var definitions: [PluginDefinitionDeclaration] = []
+    /// The modules it declares.
+    public var modules: [AppModuleDeclaration] = []
+}
+
+/// Reads the wiring facts of a Swift source with the lexer: extension points, plugin definitions and
+/// modules. It reads what the declarations say as literals; a conformance added in an extension elsewhere
+/// is not seen.
 public enum PluginScanner {
-    /// The extension points and plugin definitions of the Swift source `bytes`.
-    public static func scan(_ bytes: [UInt8]) -> (points: [ExtensionPointDeclaration], definitions: [PluginDefinitionDeclaration]) {
+    /// The extension points, plugin definitions and modules of the Swift source `bytes`.
+    public static func scan(_ bytes: [UInt8]) -> WiringFacts {
         bytes.withUnsafeBufferPointer { buffer in
             var stream = TokenStream(lexer: SwiftLexer(buffer))
             var points: [ExtensionPointDeclaration] = []
             var definitions: [PluginDefinitionDeclaration] = []
+            var modules: [AppModuleDeclaration] = []
             // The innermost type declaration whose body we are in, with the brace depth of its body.
             var current: (name: String, isPoint: Bool, isDefinition: Bool, depth: Int)?
             var depth = 0
             var previous: SwiftToken?
+            var earlier: SwiftToken?
             while let token = stream.next() {
-                defer { previous = token }
+                defer { (earlier, previous) = (previous, token) }
                 if token.isPunctuation("{") { depth += 1; continue }
                 if token.isPunctuation("}") {
                     depth -= 1
@@ -53,6 +77,12 @@ public enum PluginScanner {
                     let name = stream.next(), name.isWord
                 {
                     let conformances = readConformances(&stream)
+                    let isPublic = [previous, earlier].contains { word in
+                        word.map { $0.isPlainWord && (lexer.token($0, is: "public") || lexer.token($0, is: "open")) } ?? false
+                    }
+                    if conformances.contains("AppModule"), isPublic {
+                        modules.append(AppModuleDeclaration(typeName: lexer.text(name.range), line: name.line, column: lexer.column(of: name)))
+                    }
                     let isPoint = conformances.contains("ExtensionPoint")
                     let isDefinition = conformances.contains("PluginDefinition")
                     if isPoint || isDefinition {
@@ -87,7 +117,7 @@ public enum PluginScanner {
                     definitions[definitions.count - 1].settings = value.isPunctuation("[") ? readSchema(&stream) : nil
                 }
             }
-            return (points, definitions)
+            return WiringFacts(points: points, definitions: definitions, modules: modules)
         }
     }
 

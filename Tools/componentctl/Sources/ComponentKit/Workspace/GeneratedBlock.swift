@@ -8,10 +8,6 @@ struct GeneratedBlock: Sendable {
 
     /// The root Package.swift's component packages and products.
     static let manifest = GeneratedBlock(begin: RootManifest.begin, end: RootManifest.end)
-    /// The imports of the App's Bootstrap.swift.
-    static let bootstrapImports = GeneratedBlock(begin: "// BEGIN componentctl: imports", end: "// END componentctl: imports")
-    /// The module list of the App's Bootstrap.swift.
-    static let bootstrapModules = GeneratedBlock(begin: "// BEGIN componentctl: modules", end: "// END componentctl: modules")
 
     /// The text between the marker lines (from the end of `begin` to the start of `end`), or nil without the block.
     func contents(in text: String) -> Range<String.Index>? {
