@@ -1,5 +1,6 @@
 import Foundation
 public import Router
+import RuntimePlugins
 import ScreenKit
 import Storage
 
@@ -26,7 +27,12 @@ public struct Bootstrap: Sendable {
         // Modules and plugins reach the database as a service: the generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
         let notFound: RouteHandler = { request in ShellScreens.notFound(request.url.original) }
-        let runtimePlugins = try? AppRuntimePlugins.manager(environment: environment, versions: GeneratedWiring.hostAPI, report: log)
+        var runtimePlugins: RuntimePluginManager?
+        do {
+            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: GeneratedWiring.hostAPI, report: log)
+        } catch {
+            log("warning: runtime plugins are off in this start: \(error)\n")
+        }
         router.setFallback(runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, fallback: notFound) } ?? notFound)
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
         router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))

@@ -47,16 +47,16 @@ struct PluginsCommand {
                     runner.output("\(release.manifest.id) \(release.version) (\(max(1, release.size / 1024)) KB): \(state)\n")
                 }
             case ("install", 2):
-                let parts = arguments[1].split(separator: "@", maxSplits: 1).map(String.init)
-                guard PluginID.isValid(parts[0]), parts.count == 1 || PluginVersion(parts[1]) != nil else {
+                let parts = arguments[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                guard let id = parts.first, PluginID.isValid(id), parts.count == 1 || PluginVersion(parts[1]) != nil else {
                     return usage("install takes a plugin id and optionally @VERSION, like campaign or campaign@1.2.0")
                 }
-                let wasInstalled = try manager.installed().contains { $0.id == parts[0] && $0.current != nil }
-                let version = try await manager.install(parts[0], version: parts.count == 2 ? parts[1] : nil)
+                let wasInstalled = try manager.installed().contains { $0.id == id && $0.current != nil }
+                let version = try await manager.install(id, version: parts.count == 2 ? parts[1] : nil)
                 runner.output(
                     wasInstalled
-                        ? "Installed \(parts[0]) \(version); it loads at the next start (the installed version stays until it has loaded once).\n"
-                        : "Installed \(parts[0]) \(version); it loads at the next start.\n")
+                        ? "Installed \(id) \(version); it loads at the next start (the installed version stays until it has loaded once).\n"
+                        : "Installed \(id) \(version); it loads at the next start.\n")
             case ("update", 1), ("update", 2):
                 let updated = try await manager.update(arguments.count == 2 ? arguments[1] : nil)
                 runner.output(

@@ -82,7 +82,8 @@ enum AppRuntimePlugins {
     static func onDemandFallback(_ manager: RuntimePluginManager, router: Router, fallback: @escaping RouteHandler) -> RouteHandler {
         { request in
             let url = request.url.original
-            guard !request.arguments.keys.contains(retryMarker) else { return try await fallback(request) }
+            // A link from outside never installs software: only in-app opens reach the feed.
+            guard !request.arguments.keys.contains(retryMarker), request.origin == .inApp else { return try await fallback(request) }
             var id = try? manager.installedPlugin(opening: url)
             if id == nil, manager.configuration.feed != nil {
                 var match: RuntimePluginManager.FeedMatch?

@@ -254,6 +254,23 @@ struct RuntimePluginTests {
         #expect(try app.run(["open", "shop://campaign/winter"]).output.contains("Winter sale"))
     }
 
+    @Test func emptyIdsAreUsageErrorsAndALinkFromOutsideNeverInstalls() throws {
+        let app = try app(feed: try fixture.feed(["1.0.0"]).absoluteString)
+        for argument in ["", "@", "@@", "campaign@", "@1.0.0"] {
+            let run = try app.run(["plugins", "install", argument])
+            #expect(run.status == 2, "install '\(argument)': \(run.error)")
+            #expect(run.error.contains("install takes a plugin id"))
+        }
+        let external = try app.run(["open", "--external", "shop://campaign/winter"])
+        #expect(!external.error.contains("Installing plugin"), "\(external.error)")
+        #expect(try app.run(["plugins", "list"]).output.contains("No runtime plugins are installed"))
+        var broken = app
+        broken.environment["SHOP_PLUGIN_FEED"] = "ftp://example.com/"
+        let start = try broken.run(["open", "shop://home"])
+        #expect(start.status == 0)
+        #expect(start.error.contains("warning: runtime plugins are off in this start"), "\(start.error)")
+    }
+
     @Test func aFileFeedWorksWithoutAServer() throws {
         let app = try app(feed: try fixture.feed(["1.0.0"]).absoluteString)
         #expect(try app.run(["open", "shop://campaign/winter"]).output.contains("Winter sale"))

@@ -17,7 +17,7 @@ extension RuntimePluginManager {
                 state.plugins.keys.sorted().compactMap { id in
                     guard var entry = state.plugins[id] else { return nil }
                     if let attempt = entry.attempt, attempt.count >= 2 {
-                        report("warning: plugin \(id) \(attempt.version) crashed the App twice while loading; it is marked bad and left out")
+                        report("warning: plugin \(id) \(attempt.version) crashed the App twice while loading; it is marked bad and left out\n")
                         markBad(attempt.version, in: &entry)
                     }
                     var tries = [entry.pending, entry.current].compactMap { $0 }
@@ -30,7 +30,7 @@ extension RuntimePluginManager {
                 }
             }
         } catch {
-            report("warning: runtime plugins are left out: \(error)")
+            report("warning: runtime plugins are left out: \(error)\n")
             return []
         }
         var modules: [any AppModule] = []
@@ -43,10 +43,10 @@ extension RuntimePluginManager {
                     outcome[id] = (version, failed)
                     break
                 } catch let refusal as Incompatible {
-                    report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.")
+                    report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.\n")
                     outcome[id] = (nil, failed)
                 } catch {
-                    report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)")
+                    report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)\n")
                     failed.append(version)
                     outcome[id] = (nil, failed)
                 }
@@ -66,7 +66,7 @@ extension RuntimePluginManager {
                 }
             }
         } catch {
-            report("warning: the plugin store could not record this start: \(error)")
+            report("warning: the plugin store could not record this start: \(error)\n")
         }
         return modules
     }

@@ -30,6 +30,10 @@ public enum FeedPublisher {
         }
         index.plugins[manifest.id, default: []].append(release)
         index.plugins[manifest.id]?.sort { (PluginVersion($0.version)?.parts ?? []).lexicographicallyPrecedes(PluginVersion($1.version)?.parts ?? []) }
+        guard index.sequence < Int.max else {
+            throw ToolError(
+                "The feed's index is at the largest sequence (\(index.sequence)); it cannot be published to again. Start a new feed.", status: .usage)
+        }
         index.sequence += 1
         // The archive first, then the index, then its signature: a reader sees either the old pair, or
         // a new index whose signature lags for an instant (Apps read the pair twice before giving up).
