@@ -271,6 +271,24 @@ struct RuntimePluginTests {
         #expect(start.error.contains("warning: runtime plugins are off in this start"), "\(start.error)")
     }
 
+    @Test func aStartWithAnotherKeyLeavesThePluginOutAndKeepsIt() throws {
+        let feed = try fixture.feed(["1.0.0"]).absoluteString
+        var app = try app(feed: feed)
+        #expect(try app.run(["plugins", "install", "campaign"]).status == 0)
+        let trusted = app.environment["SHOP_PLUGIN_CONFIG"]
+        let other = scratch.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let config = other.appendingPathComponent("plugin-feed.json")
+        try Data(#"{"feed": null, "keys": []}"#.utf8).write(to: config)
+        app.environment["SHOP_PLUGIN_CONFIG"] = config.path
+        let start = try app.run(["open", "shop://home"])
+        #expect(start.status == 0)
+        #expect(start.error.contains("is left out: it is signed by a key"), "\(start.error)")
+        app.environment["SHOP_PLUGIN_CONFIG"] = trusted
+        #expect(!(try app.run(["plugins", "list"]).output.contains("marked bad")))
+        #expect(try app.run(["open", "shop://campaign/winter"]).output.contains("Winter sale"))
+    }
+
     @Test func aFileFeedWorksWithoutAServer() throws {
         let app = try app(feed: try fixture.feed(["1.0.0"]).absoluteString)
         #expect(try app.run(["open", "shop://campaign/winter"]).output.contains("Winter sale"))

@@ -117,6 +117,12 @@ extension RuntimePluginManager {
     }
 
     private func load(_ id: String, _ version: String, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
+        // A key this configuration does not hold says nothing about the plugin (it may be another
+        // configuration's): left out, never marked bad and deleted.
+        let signature = store.versionFolder(id, version).appendingPathComponent(PluginArchive.signatureName)
+        if let data = FileManager.default.contents(atPath: signature.path), !configuration.keys.holdsSigner(of: data) {
+            throw Incompatible(reason: "it is signed by a key this App's plugin configuration does not trust")
+        }
         let (manifest, library) = try store.installed(id, version, keys: configuration.keys)
         if let reason = manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) { throw Incompatible(reason: reason) }
         store.checkpoint("load \(id) \(version)")

@@ -71,11 +71,18 @@ public struct TrustedKeys: Sendable {
     /// The ids of the keys.
     public var ids: [String] { keys.keys.sorted() }
 
+    /// Whether `signature` (a `.sig` file's bytes) names a key this set holds; false for one it cannot read.
+    public func holdsSigner(of signature: Data) -> Bool {
+        guard let file = try? FeedJSON.decode(signature, what: "a signature") as SignatureFile else { return false }
+        return keys[file.key] != nil
+    }
+
     /// Checks that `signature` (a `.sig` file's bytes) is a trusted key's signature of `data`; `what` names it.
     public func verify(_ data: Data, signature: Data, what: String) throws {
         let file: SignatureFile = try FeedJSON.decode(signature, what: "the signature of \(what)")
         guard let raw = keys[file.key], let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
-            throw FeedError("\(what) is signed by the key \(file.key), which this app does not trust (it trusts \(ids.joined(separator: ", ")))")
+            let trusted = ids.isEmpty ? "no key" : ids.joined(separator: ", ")
+            throw FeedError("\(what) is signed by the key \(file.key), which this app does not trust (it trusts \(trusted))")
         }
         guard let bytes = Data(base64Encoded: file.signature), key.isValidSignature(bytes, for: data) else {
             throw FeedError("the signature of \(what) does not match its contents: it was changed after signing, or signed by someone else")
