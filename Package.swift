@@ -12,10 +12,8 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/Product"),
     .package(path: "Packages/Business/User"),
     .package(path: "Packages/Core/RuntimePlugins"),
-    .package(path: "Packages/Core/Session"),
     .package(path: "Packages/Core/Storage"),
     .package(path: "Packages/Foundation/LinkSigning"),
-    .package(path: "Packages/Foundation/Models"),
     .package(path: "Packages/Foundation/PluginFeed"),
     .package(path: "Packages/Foundation/Router"),
     .package(path: "Packages/Foundation/ScreenKit"),
@@ -24,28 +22,34 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Plugins/Recommendations"),
     .package(path: "Packages/Plugins/Reviews"),
     .package(path: "Packages/Plugins/ShippingEstimate"),
+    .package(path: "Packages/Foundation/Models"),
 ]
+// END componentctl: components
+
+// BEGIN componentctl: apps
+// Generated from components.yaml's `apps:` by `componentctl sync`; edit components.yaml, not this block.
+// The shell links what its sources import; each app links its components' modules on top.
 // swift-format-ignore
-let componentProducts: [Target.Dependency] = [
-    .product(name: "Cart", package: "Cart"),
-    .product(name: "Home", package: "Home"),
-    .product(name: "Order", package: "Order"),
-    .product(name: "Product", package: "Product"),
-    .product(name: "User", package: "User"),
-    .product(name: "RuntimePlugins", package: "RuntimePlugins"),
-    .product(name: "Session", package: "Session"),
-    .product(name: "Storage", package: "Storage"),
+let shellProducts: [Target.Dependency] = [
+    .product(name: "HomeInterface", package: "HomeInterface"),
     .product(name: "LinkSigning", package: "LinkSigning"),
     .product(name: "PluginFeed", package: "PluginFeed"),
     .product(name: "Router", package: "Router"),
+    .product(name: "RuntimePlugins", package: "RuntimePlugins"),
     .product(name: "ScreenKit", package: "ScreenKit"),
-    .product(name: "HomeInterface", package: "HomeInterface"),
-    .product(name: "ProductInterface", package: "ProductInterface"),
-    .product(name: "Recommendations", package: "Recommendations"),
-    .product(name: "Reviews", package: "Reviews"),
-    .product(name: "ShippingEstimate", package: "ShippingEstimate"),
+    .product(name: "Storage", package: "Storage"),
 ]
-// END componentctl: components
+// swift-format-ignore
+let appTargets: [Target] = [
+    .executableTarget(name: "App", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Order", package: "Order"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Recommendations", package: "Recommendations"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router"), .product(name: "ShippingEstimate", package: "ShippingEstimate"), .product(name: "User", package: "User")], path: "Apps/shop"),
+    .executableTarget(name: "ShopLite", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router")], path: "Apps/shop-lite"),
+]
+// swift-format-ignore
+let appProducts: [Product] = [
+    .executable(name: "App", targets: ["App"]),
+    .executable(name: "ShopLite", targets: ["ShopLite"]),
+]
+// END componentctl: apps
 
 // The shared libraries runtime plugins link (each a package's `...Dynamic` product). Listing them makes
 // the App export these modules' symbols, so a loaded plugin binds to the App's one copy of each; the
@@ -65,19 +69,20 @@ let pluginHostProducts: [Target.Dependency] =
 
 let package = Package(
     name: "Shop",
-    products: [
-        .executable(name: "App", targets: ["App"])
-    ],
+    // Each app of components.yaml is an executable; the shell they share is a library, so a throw-away
+    // app (`componentctl run --focus`) can be built beside the workspace.
+    products: appProducts + [.library(name: "Shell", targets: ["Shell"])],
     dependencies: componentPackages,
-    targets: [
+    targets: appTargets + [
         .target(
-            name: "Shell", dependencies: componentProducts + pluginHostProducts, path: "App/Shell",
+            name: "Shell", dependencies: shellProducts + pluginHostProducts, path: "App/Shell",
             resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]
         ),
-        .executableTarget(name: "App", dependencies: ["Shell"], path: "App/Main"),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed")],
+            dependencies: appTargets.map { .target(name: $0.name) } + [
+                "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed"),
+            ],
             path: "Tests/AppTests",
             exclude: ["Fixtures"]
         ),

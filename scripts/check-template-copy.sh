@@ -19,34 +19,37 @@ git add -A && git commit -qm "the template as copied"
 
 swift build --package-path Tools/componentctl --product componentctl 2>&1 | tail -1
 tool=Tools/componentctl/.build/debug/componentctl
-"$tool" new Wishlist --layer business
+# The first app of components.yaml gets the new component and plugin (none: they are only registered).
+app=$("$tool" list --apps | awk 'NR == 2 && NF > 1 { print $1 }')
+product=$("$tool" list --apps | awk 'NR == 2 && NF > 1 { print $2 }')
+"$tool" new Wishlist --layer business ${app:+--app "$app"}
 git add -A && git commit -qm "wishlist added"
 
 # A plugin plugged in and out for real: the first extension point whose template names a page that shows
 # its plugins (PluginTemplates/<point>/page-url) gets a scaffolded plugin; the App shows its section;
-# `remove` brings the workspace back byte for byte and the App no longer shows it. The plugin then stays
+# (both in the first app) `remove` brings the workspace back byte for byte and the App no longer shows it. The plugin then stays
 # for the `make test` below.
 template=$(find Packages -mindepth 4 -maxdepth 4 -type d -path '*/PluginTemplates/*' | sort | while read -r dir; do [ -f "$dir/page-url" ] && echo "$dir"; done | head -n 1)
-if [ -n "$template" ]; then
+if [ -n "$template" ] && [ -n "$app" ]; then
   interface=$(basename "$(dirname "$(dirname "$template")")" | sed -E 's/([a-z0-9])([A-Z])/\1-\2/g; s/([A-Z]+)([A-Z][a-z])/\1-\2/g' | tr '[:upper:]' '[:lower:]')
   point="$interface/$(basename "$template")"
   url=$(cat "$template/page-url")
-  "$tool" new Spotlight --plugin "$point"
+  "$tool" new Spotlight --plugin "$point" --app "$app"
   git add -A && git commit -qm "spotlight plugin added"
-  swift build --product App 2>&1 | tail -n 1
-  SHOP_DATA_DIR=$(mktemp -d) .build/debug/App open "$url" | grep -q '^## Spotlight$' || { echo "template-copy: the scaffolded plugin's section is not on $url"; exit 1; }
+  swift build --product "$product" 2>&1 | tail -n 1
+  SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$' || { echo "template-copy: the scaffolded plugin's section is not on $url"; exit 1; }
   # Switched off in the declaration: sync regenerates the App's wiring, and only the shell is rebuilt.
   sed -i 's/^\( *\)- plugin: spotlight$/&\n\1  enabled: false/' components.yaml
   "$tool" sync
-  swift build --product App 2>&1 | tail -n 1
-  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/App open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
-  git checkout -q -- components.yaml App/Shell/GeneratedWiring.swift
+  swift build --product "$product" 2>&1 | tail -n 1
+  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
+  git checkout -q -- components.yaml Apps Package.swift
   "$tool" remove spotlight
   git update-index -q --refresh || true  # files rewritten with the same bytes are only stat-dirty
   git diff --quiet HEAD~1 || { echo "template-copy: new then remove of a plugin changed the workspace:"; git diff --stat HEAD~1; exit 1; }
   [ -z "$(git ls-files --others --exclude-standard)" ] || { echo "template-copy: remove left files behind:"; git ls-files --others --exclude-standard; exit 1; }
-  swift build --product App 2>&1 | tail -n 1
-  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/App open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the removed plugin still shows"; exit 1; fi
+  swift build --product "$product" 2>&1 | tail -n 1
+  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the removed plugin still shows"; exit 1; fi
   git reset -q --hard HEAD
   echo "template-copy: plugin $point: scaffolded, shown, removed byte for byte, gone"
 fi

@@ -3,7 +3,7 @@
 # `componentctl check-layers` and `sync --check` on the workspace; the kill-at-random-points trials of
 # pin/release/sync; the README's code examples compiled into a scratch copy; every component's own
 # package, built and tested alone (root `swift test` never runs its dependencies' tests); the
-# integrated App's tests; the router's allocation counts (zero for a static hit); and, last, the template
+# integrated tests, once for each app; the router's allocation counts (zero for a static hit); and, last, the template
 # check: a copy of the workspace with a component and a plugin added and one component removed, where the
 # steps that look at the workspace run again (TEMPLATE_COPY_CHECK=0 skips it). ROUTER_BENCH=1 also runs
 # the router's timed goals and fails on a missed one (off by default: timings follow load).
@@ -44,7 +44,10 @@ if [ -n "${TEST_COMPONENTS:-}" ]; then
 else
   step components "$tool" test --standalone --all --verbose
 fi
-step app "$tool" test --integrated --verbose
+# The root tests drive each app of components.yaml in turn (a test skips itself in an app without its components).
+apps=$("$tool" list --apps | awk 'NR > 1 && NF > 1 { printf "--app %s ", $1 }')
+# shellcheck disable=SC2086 # a list of options
+step app "$tool" test ${apps:---integrated} --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then
   step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
 elif [ "$copy" != 1 ]; then

@@ -16,23 +16,24 @@ public struct AppRunner: Sendable {
     public var readLine: @Sendable () -> String?
     /// The environment (database location, layout override).
     public var environment: [String: String]
-    /// The plugins the App boots with: the generated wiring (tests give their own).
-    public var plugins = AppPlugins.generated
+    /// The app it runs: its generated definition (tests may change its plugins).
+    public var app: AppDefinition
 
-    /// A runner on the process's standard streams and environment.
-    public static func standard() -> AppRunner {
+    /// A runner of `app` on the process's standard streams and environment.
+    public static func standard(_ app: AppDefinition) -> AppRunner {
         AppRunner(
-            output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            app: app, output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             errorOutput: { text in FileHandle.standardError.write(Data(text.utf8)) },
             readLine: { Swift.readLine(strippingNewline: true) },
             environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Creates a runner; tests pass their own streams.
+    /// Creates a runner of `app`; tests pass their own streams.
     public init(
-        output: @escaping @Sendable (String) -> Void, errorOutput: @escaping @Sendable (String) -> Void,
+        app: AppDefinition, output: @escaping @Sendable (String) -> Void, errorOutput: @escaping @Sendable (String) -> Void,
         readLine: @escaping @Sendable () -> String?, environment: [String: String]
     ) {
+        self.app = app
         self.output = output
         self.errorOutput = errorOutput
         self.readLine = readLine
@@ -140,7 +141,10 @@ public struct AppRunner: Sendable {
 
         """
 
-    static let homeURL = (try? HomeRoute.Home().url()) ?? "shop://home"
+    static let homeRoute = (try? HomeRoute.Home().url()) ?? "shop://home"
+
+    /// Where the app starts and `home` goes.
+    var homeURL: String { app.start ?? Self.homeRoute }
 
     private func sign(_ arguments: [String]) -> Int32 {
         guard let options = try? CommandOptions(arguments, valued: ["--lifetime"]), options.positional.count == 1, let url = options.positional.first else {
@@ -180,7 +184,7 @@ public struct AppRunner: Sendable {
     private func withApp(_ body: (Bootstrap) async -> Int32) async -> Int32 {
         let app: Bootstrap
         do {
-            app = try await Bootstrap.boot(environment: environment, plugins: plugins, log: errorOutput)
+            app = try await Bootstrap.boot(environment: environment, app: self.app, log: errorOutput)
         } catch let error as PluginConfigurationError {
             errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
             return 2

@@ -1,4 +1,5 @@
 import Foundation
+import HomeInterface
 import LinkSigning
 import Router
 
@@ -31,14 +32,25 @@ enum AppSettings {
         try LinkSigner(key: environment["SHOP_LINK_KEY"] ?? "shop-development-signing-key")
     }
 
-    /// The degrade table: the file named by SHOP_DEGRADE_TABLE (a path or file:// URL), else the bundled one.
-    static func degradeTable(environment: [String: String]) throws -> DegradeTable {
+    /// What the modules read: the app's settings and home layout, each replaced by an environment variable of its name.
+    static func moduleSettings(environment: [String: String], app: AppDefinition) -> [String: String] {
+        var settings = app.settings
+        settings[HomeSettings.layoutJSON] = app.homeLayout
+        return settings.merging(environment) { _, environment in environment }
+    }
+
+    /// The degrade table: the file named by SHOP_DEGRADE_TABLE (a path or file:// URL), else the app's own,
+    /// else the bundled one.
+    static func degradeTable(environment: [String: String], app: AppDefinition) throws -> DegradeTable {
         if let source = environment["SHOP_DEGRADE_TABLE"], !source.isEmpty {
             let url = source.hasPrefix("file://") ? URL(string: source) : URL(fileURLWithPath: source)
             guard let url, let data = try? Data(contentsOf: url) else {
                 throw DegradeTableError(source: source, reason: "it cannot be read (SHOP_DEGRADE_TABLE takes a file path or a file:// URL)")
             }
             return try DegradeTable.decode(data, source: source)
+        }
+        if let table = app.degradeTable {
+            return try DegradeTable.decode(Data(table.utf8), source: "the degrade table of app '\(app.name)'")
         }
         guard let bundled = Bundle.module.url(forResource: "degrade", withExtension: "json") else {
             throw DegradeTableError(source: "degrade.json", reason: "the bundled table is missing from the build")

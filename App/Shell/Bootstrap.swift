@@ -4,8 +4,8 @@ import RuntimePlugins
 import ScreenKit
 import Storage
 
-/// Assembles the app: the one place that creates the components' modules (the generated wiring lists
-/// them) and gives them the services they share.
+/// Assembles an app: creates the modules its definition lists (generated from components.yaml's `apps:`)
+/// and gives them the services they share.
 public struct Bootstrap: Sendable {
     /// The router every module registered on.
     public let router: Router
@@ -14,34 +14,37 @@ public struct Bootstrap: Sendable {
     /// Where the database lives.
     public let databasePath: String
 
-    /// Opens the database, installs the plugins (`plugins`, by default the generated wiring; throws
-    /// ``PluginConfigurationError`` for a wrong declaration), registers every module in dependency order
-    /// and announces `launch`; `log` gets a line per routed open when SHOP_LOG is set.
+    /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
+    /// declaration), registers every module in dependency order and announces `launch`; `log` gets a line
+    /// per routed open when SHOP_LOG is set.
     public static func boot(
-        environment: [String: String], plugins: AppPlugins = .generated, log: @escaping @Sendable (String) -> Void = { _ in }
+        environment: [String: String], app: AppDefinition, log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> Bootstrap {
+        let plugins = app.plugins
         let path = StorageLocation.databasePath(environment: environment)
         let storage = try Storage(path: path)
         let router = Router()
         try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
         // Modules and plugins reach the database as a service: the generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
-        let notFound: RouteHandler = { request in ShellScreens.notFound(request.url.original) }
+        let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start ?? AppRunner.homeRoute) { request in
+            ShellScreens.notFound(request.url.original)
+        }
         var runtimePlugins: RuntimePluginManager?
         do {
-            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: GeneratedWiring.hostAPI, report: log)
+            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: app.hostAPI, report: log)
         } catch {
             log("warning: runtime plugins are off in this start: \(error)\n")
         }
         router.setFallback(runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, fallback: notFound) } ?? notFound)
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
         router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
-        router.setDegradeTable(try AppSettings.degradeTable(environment: environment))
+        router.setDegradeTable(try AppSettings.degradeTable(environment: environment, app: app))
         if let level = environment["SHOP_LOG"], !level.isEmpty, level != "0" {
             try router.addInterceptor(LoggingInterceptor(log: log))
         }
-        let modules = GeneratedWiring.modules + router.plugins.modules()
-        let context = ModuleContext(router: router, settings: environment)
+        let modules = app.modules() + router.plugins.modules()
+        let context = ModuleContext(router: router, settings: AppSettings.moduleSettings(environment: environment, app: app))
         try ModuleManager(modules: modules, context: context).registerAll()
         // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
         let loaded = runtimePlugins?.loadInstalled(into: router, settings: environment) ?? []
@@ -51,7 +54,7 @@ public struct Bootstrap: Sendable {
     }
 }
 
-/// The extension points and plugins the App links and the declaration of which point gets which.
+/// The extension points and plugins an app links and the declaration of which point gets which.
 public struct AppPlugins: Sendable {
     /// The extension points.
     public var points: [any ExtensionPoint.Type]
@@ -60,11 +63,7 @@ public struct AppPlugins: Sendable {
     /// The declaration, entry by entry.
     public var declarations: [PluginDeclaration]
 
-    /// The wiring componentctl generates from components.yaml (GeneratedWiring.swift).
-    public static let generated = AppPlugins(
-        points: GeneratedWiring.points, definitions: GeneratedWiring.definitions, declarations: GeneratedWiring.declarations)
-
-    /// Creates a wiring (tests give their own).
+    /// Creates a wiring (each app's generated definition does; tests give their own).
     public init(points: [any ExtensionPoint.Type], definitions: [any PluginDefinition.Type], declarations: [PluginDeclaration]) {
         self.points = points
         self.definitions = definitions

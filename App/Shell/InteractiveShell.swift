@@ -14,7 +14,7 @@ struct InteractiveShell {
 
     mutating func run() async -> Int32 {
         await app.modules.send(.foreground)
-        await open(AppRunner.homeURL)
+        await open(runner.homeURL)
         while true {
             runner.output("> ")
             guard let line = runner.readLine() else {
@@ -42,7 +42,7 @@ struct InteractiveShell {
                 show(screen)
             }
         case "home":
-            await open(AppRunner.homeURL)
+            await open(runner.homeURL)
         case "routes":
             runner.output(AppRunner.routeTable(app.router.routes))
         case "help":

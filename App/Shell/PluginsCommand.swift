@@ -16,7 +16,7 @@ struct PluginsCommand {
         }
         let manager: RuntimePluginManager
         do {
-            manager = try AppRuntimePlugins.manager(environment: runner.environment, versions: GeneratedWiring.hostAPI) { runner.errorOutput($0) }
+            manager = try AppRuntimePlugins.manager(environment: runner.environment, versions: runner.app.hostAPI) { runner.errorOutput($0) }
         } catch {
             runner.errorOutput("error: \(error)\n")
             return 2

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Runs the built `App` binary the way a user or a script does: arguments, a pipe for input, a data folder.
+/// Runs a built app the way a user or a script does: arguments, a pipe for input, a data folder. The app
+/// is the one `componentctl test --app NAME` names (COMPONENTCTL_APP, COMPONENTCTL_APP_PRODUCT), else `App`.
 struct AppProcess {
     struct Result {
         var status: Int32
@@ -12,26 +13,31 @@ struct AppProcess {
     /// A fresh data folder, so every test starts with an empty database.
     var dataDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("app-tests-\(UUID())")
     var environment: [String: String] = [:]
+    /// The executable product to run.
+    var product = Self.productUnderTest
 
-    static var binary: URL {
-        get throws {
-            // `swift test` runs from the build folder's products; the App executable is built beside the tests.
-            let candidates = [
-                Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("App"),
-                Bundle.main.bundleURL.appendingPathComponent("App"),
-                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/App").standardized,
-            ]
-            guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "App binary not found in \(candidates.map(\.path))"])
-            }
-            return found
+    /// The app the suite tests: the one componentctl names, else the workspace's `App`.
+    static let appUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP"]
+    static let productUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP_PRODUCT"] ?? "App"
+
+    /// The built executable of `product`.
+    static func binary(_ product: String) throws -> URL {
+        // `swift test` runs from the build folder's products; the apps' executables are built beside the tests.
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(product),
+            Bundle.main.bundleURL.appendingPathComponent(product),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/\(product)").standardized,
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(product) binary not found in \(candidates.map(\.path))"])
         }
+        return found
     }
 
     /// The App process for `arguments`, not started: this data folder and environment.
     func process(_ arguments: [String]) throws -> Process {
         let process = Process()
-        process.executableURL = try Self.binary
+        process.executableURL = try Self.binary(product)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SHOP_DATA_DIR"] = dataDirectory.path
@@ -66,10 +72,16 @@ struct AppProcess {
         return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
     }
 
-    /// The components of the workspace, as `componentctl list --format json` names them (the tool is the
-    /// one reader of components.yaml; it is built first when it is not there yet).
+    /// The components of the app under test (of the workspace, when no app is named), as `componentctl list
+    /// --format json` names them (the tool is the one reader of components.yaml; it is built first when it is
+    /// not there yet).
     static func componentNames() throws -> Set<String> {
-        let json = try componentctl(["list", "--format", "json", "--root", root.path])
+        try componentNames(ofApp: appUnderTest)
+    }
+
+    /// The components `app` links, or every component of the workspace.
+    static func componentNames(ofApp app: String?) throws -> Set<String> {
+        let json = try componentctl(["list", "--format", "json", "--root", root.path] + (app.map { ["--app", $0] } ?? []))
         guard let rows = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
             throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "componentctl list --format json printed no list"])
         }
@@ -80,6 +92,15 @@ struct AppProcess {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// What `componentctl arguments` prints; the tool is built first when it is not there yet.
+    /// The apps of the workspace: name and product.
+    static func apps() throws -> [String: String] {
+        let json = try componentctl(["list", "--apps", "--format", "json", "--root", root.path])
+        guard let rows = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
+            throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "componentctl list --apps --format json printed no list"])
+        }
+        return Dictionary(rows.compactMap { row in (row["name"] as? String).flatMap { name in (row["product"] as? String).map { (name, $0) } } }) { a, _ in a }
+    }
+
     static func componentctl(_ arguments: [String]) throws -> Data {
         let tool = root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
         if !FileManager.default.isExecutableFile(atPath: tool.path) {
@@ -113,5 +134,10 @@ extension Trait where Self == ConditionTrait {
         .enabled("needs the components \(components.joined(separator: ", "))") {
             try AppProcess.componentNames().isSuperset(of: components)
         }
+    }
+
+    /// Runs the test only when the workspace declares the app `name`.
+    static func requiresApp(_ name: String) -> Self {
+        .enabled("needs the app \(name)") { try AppProcess.apps()[name] != nil }
     }
 }

@@ -1,3 +1,4 @@
+import App
 import Foundation
 import Router
 import Shell
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func aWrongDeclarationStopsTheStartWithExitTwoAndItsPlace() async throws {
-        let generated = AppPlugins.generated
+        let generated = GeneratedApp.definition.plugins
         let first = try #require(generated.declarations.first, "the workspace declares no plugin")
         var twice = first
         twice.source = "components.yaml:999:15"
@@ -83,9 +84,9 @@ import Testing
         unknown.source = "components.yaml:1000:15"
         let errors = Recorder()
         var runner = AppRunner(
-            output: { _ in }, errorOutput: { errors.append($0) }, readLine: { nil },
+            app: GeneratedApp.definition, output: { _ in }, errorOutput: { errors.append($0) }, readLine: { nil },
             environment: ["SHOP_DATA_DIR": app.dataDirectory.path])
-        runner.plugins = AppPlugins(points: generated.points, definitions: generated.definitions, declarations: [first, twice, unknown])
+        runner.app.plugins = AppPlugins(points: generated.points, definitions: generated.definitions, declarations: [first, twice, unknown])
         #expect(await runner.run(["routes"]) == 2)
         let text = errors.text
         #expect(text.hasPrefix("error: the app cannot start: its plugin declaration is wrong:\n"))

@@ -22,8 +22,15 @@ struct BuildOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
     @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
     @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp("Build this app of components.yaml, or run the root tests against it (repeat for several).", valueName: "name"))
+    var apps: [String] = []
 
     func validate() throws {
+        if !apps.isEmpty && (all || affected || !components.isEmpty || mode == .standalone) {
+            throw ValidationError("--app builds whole apps; name no components and no --all, --affected or --standalone")
+        }
         if affected && base == nil { throw ValidationError("--affected needs --base REF") }
         if mode == .integrated && (all || !components.isEmpty) { throw ValidationError("--integrated builds the App; name no components and no --all") }
         if affected && (all || !components.isEmpty) { throw ValidationError("--affected chooses the components itself") }
@@ -36,21 +43,22 @@ struct BuildOptions: ParsableArguments {
             swift: BuildPlanner.swiftExecutable(environment: ProcessInfo.processInfo.environment), verbose: verbose)
         let selection = BuildSelection(
             components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,
-            affectedBase: affected ? base : nil, head: head)
+            affectedBase: affected ? base : nil, head: head, apps: apps)
         let plan = try BuildPlanner.plan(selection, in: workspace, service: service)
-        if plan.integrated { try syncIfNeeded() }
+        if plan.integrated { try Self.sync(global) }
         guard !plan.jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
         let progress = BuildProgress.standardOutput()
         defer { progress.stop() }
         try finish(try service.run(plan.jobs, progress: progress))
     }
 
-    /// The integrated build uses the pinned checkouts: materialize them first when they are missing or stale.
-    private func syncIfNeeded() throws {
+    /// The integrated build uses the pinned checkouts and the generated wiring: bring them up to date
+    /// first when they are missing or stale.
+    static func sync(_ global: GlobalOptions) throws {
         let check = try global.changing { try PinService.sync($0, check: true) }
         guard check.status != .ok else { return }
         let synced = try global.changing { try PinService.sync($0, check: false) }
-        FileHandle.standardOutput.write(Data(synced.output.utf8))
+        FileHandle.standardError.write(Data(synced.output.utf8))
     }
 }
 
@@ -84,6 +92,9 @@ struct NewCommand: ParsableCommand {
         help: ArgumentHelp(
             "Scaffold a plugin of this extension point instead (<interface or feature>/<point>, like product/sections), from the template its interface ships.",
             valueName: "point")) var plugin: String?
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp("Add it to this app of components.yaml (repeat for several).", valueName: "name")) var apps: [String] = []
 
     func validate() throws {
         switch (layer, plugin) {
@@ -96,8 +107,9 @@ struct NewCommand: ParsableCommand {
     func run() throws {
         try finish(
             try global.changing { context in
-                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin, faultPoint: faultPoint) }
-                return try ScaffoldService.create(context.workspace, name: name, layer: layer ?? "", interface: interface, faultPoint: faultPoint)
+                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin, apps: apps, faultPoint: faultPoint) }
+                return try ScaffoldService.create(
+                    context.workspace, name: name, layer: layer ?? "", interface: interface, apps: apps, faultPoint: faultPoint)
             })
     }
 }
@@ -105,7 +117,7 @@ struct NewCommand: ParsableCommand {
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Take components out of the workspace: components.yaml, the generated blocks of Package.swift and the App, and their folders.",
+        abstract: "Take components out of the workspace: components.yaml and its apps, Package.swift's generated blocks, the apps' wiring, their folders.",
         discussion: """
             Refuses while a component that stays depends on one of them or a Swift file imports their modules, and \
             deletes a folder only when git holds all of it (build folders aside); --keep-files only unregisters.

@@ -10,12 +10,19 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "text or json.") var format: ListFormat = .text
+    @Option(help: "Only the components this app links.") var app: String?
+    @Flag(help: "The apps instead: name, product, components, what a left-out feature's link does.") var apps = false
 
     enum ListFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
+    func validate() throws {
+        if apps && app != nil { throw ValidationError("Give --apps (every app) or --app NAME (one app's components), not both.") }
+    }
+
     func run() throws {
         let analysis = WorkspaceAnalysis.analyze(try global.workspace())
-        try finish(CommandResult(output: try ListService.render(ListService.rows(analysis), json: format == .json)))
+        if apps { return try finish(CommandResult(output: try ListService.renderApps(ListService.appRows(analysis), json: format == .json))) }
+        try finish(CommandResult(output: try ListService.render(try ListService.rows(analysis, app: app), json: format == .json)))
     }
 }
 
@@ -56,9 +63,14 @@ struct GraphCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "dot, mermaid, json or svg (svg needs Graphviz).") var format: GraphRenderer.Format = .dot
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Only the components this app links.") var app: String?
 
     func run() throws {
-        let analysis = WorkspaceAnalysis.analyze(try global.workspace())
+        var analysis = WorkspaceAnalysis.analyze(try global.workspace())
+        if let app {
+            let name = try analysis.workspace.app(named: app).name
+            analysis = analysis.restricted(to: AppPlan.linkedComponents(analysis)[name] ?? [])
+        }
         try emit(try GraphRenderer.render(analysis, format: format), to: output)
     }
 }

@@ -14,6 +14,7 @@ import TestSupport
             in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
             with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
         try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
+        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon, stamp]", with: "[shelf, reader, ribbon]")
         return scratch
     }
 
@@ -58,13 +59,24 @@ import TestSupport
     }
 
     @Test func theWiringLeavesRuntimePluginsOutAndListsTheHostAPI() throws {
-        let wiring = String(decoding: try #require(try AppWiring.generate(try runtimeFixture().load())), as: UTF8.self)
+        let output = try #require(try AppWiring.generate(try runtimeFixture().load()))
+        let wiring = String(decoding: try #require(output.files["Apps/reading-room/GeneratedApp.swift"]), as: UTF8.self)
         #expect(!wiring.contains("StampPlugin"))
         #expect(!wiring.contains("import Stamp"))
         #expect(wiring.contains("ShelfBadges.self"), "the point a runtime plugin extends stays wired")
-        #expect(wiring.contains("static let hostAPI: [String: String] = [\n"))
+        #expect(wiring.contains("            hostAPI: [\n"))
         #expect(wiring.contains("\"ribbon\": \"1.0.0\","))
         #expect(!wiring.contains("\"stamp\":"), "a runtime plugin is no part of the App's API")
+    }
+
+    @Test func anAppCannotListARuntimePlugin() throws {
+        let scratch = try runtimeFixture()
+        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon]", with: "[shelf, reader, ribbon, stamp]")
+        #expect {
+            try scratch.load()
+        } throws: { error in
+            "\(error)".contains("'stamp' in app 'reading-room' is a runtime plugin: it is downloaded by the App, never linked")
+        }
     }
 
     @Test func theEntryScannerReadsCDeclNamesOutsideComments() {

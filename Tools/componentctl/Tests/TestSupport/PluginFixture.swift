@@ -5,10 +5,11 @@ extension Scratch {
     /// use the fixture's stand-in router, so they are read, never built): `shelf-interface` declares the
     /// extension point `shelf-interface/badges` (with a plugin template), and two plugins extend it,
     /// `ribbon` (settings `label` string, `size` int) and `stamp`, declared in that order with `stamp`
-    /// disabled. `App/Shell/` is there for the generated wiring.
+    /// disabled. One app, `reading-room`, holds shelf, reader and both plugins.
     public static func pluginFixture() throws -> Scratch {
         let scratch = try fixture()
         try scratch.addPlugins()
+        try scratch.declareApps("  reading-room:\n    components: [shelf, reader, ribbon, stamp]\n")
         return scratch
     }
 
@@ -20,8 +21,6 @@ extension Scratch {
     }
 
     private func addPlugins() throws {
-        // The folder of the App's generated plugin wiring.
-        try write("App/Shell/.keep", "")
         try write(
             "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/ShelfBadges.swift",
             """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The App's generated wiring creates each implementation's one public module: no hand-written list.
+/// Each app's generated wiring creates each implementation's one public module: no hand-written list.
 @Suite struct AppWiringTests {
     private func tool(_ scratch: Scratch, _ arguments: String...) throws -> ToolProcess.Result {
         try ToolProcess.run(arguments + ["--root", scratch.root.path])
@@ -10,14 +10,14 @@ import TestSupport
 
     @Test func theWiringCreatesEachImplementationsOnePublicModuleAndRefusesTwo() throws {
         let scratch = try Scratch.fixtureRepository()
-        try scratch.write("App/Shell/README.md", "The shell.\n")
+        try scratch.declareApps("  reading:\n    components: [reader]\n")
         let reader = "Packages/Business/Reader/Sources/Reader/"
         try scratch.write(reader + "ReaderAppModule.swift", "public struct ReaderAppModule: AppModule {\n    public init() {}\n}\n")
         try scratch.write(reader + "Helper.swift", "struct HelperModule: AppModule {}\n")
         let synced = try tool(scratch, "sync")
         #expect(synced.status == 0, "\(synced.error)")
-        let wiring = try scratch.read("App/Shell/GeneratedWiring.swift")
-        #expect(wiring.contains("            ReaderAppModule(),\n"))
+        let wiring = try scratch.read("Apps/reading/GeneratedApp.swift")
+        #expect(wiring.contains("                    ReaderAppModule(),\n"))
         #expect(!wiring.contains("HelperModule"), "an internal module is the component's own business")
         #expect(try tool(scratch, "sync", "--check").status == 0)
 

@@ -12,7 +12,7 @@ import TestSupport
         #expect(result.status == 0)
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
         #expect(rows.count == 9)
-        for row in rows { #expect(Set(row.keys) == ["name", "layer", "kind", "extends", "path", "version", "pin", "modules"]) }
+        for row in rows { #expect(Set(row.keys) == ["name", "layer", "kind", "extends", "path", "version", "pin", "modules", "apps"]) }
         let shelf = try #require(rows.first { $0["name"] as? String == "shelf" })
         #expect(shelf["modules"] as? [String] == ["Shelf", "ShelfDemo"])
         #expect(shelf["pin"] is NSNull)

@@ -33,24 +33,25 @@ import TestSupport
         let scratch = try Scratch.pluginFixtureRepository()
         let stale = try tool(scratch, "sync", "--check")
         #expect(stale.status == 1)
-        #expect(stale.output.contains("regenerate App/Shell/GeneratedWiring.swift from components.yaml and the sources (modules, plugins)"))
+        #expect(stale.output.contains("regenerate the apps' wiring from components.yaml and the sources: Apps/reading-room/GeneratedApp.swift"))
         #expect(try tool(scratch, "sync").status == 0)
-        let wiring = try scratch.read("App/Shell/GeneratedWiring.swift")
+        let wiring = try scratch.read("Apps/reading-room/GeneratedApp.swift")
         #expect(
-            wiring.contains("import Ribbon\nimport Router\nimport ShelfInterface\nimport Stamp\n"),
-            "the router module of the template, where PluginDeclaration lives")
-        #expect(wiring.contains("        ShelfBadges.self,\n"))
-        #expect(wiring.contains("        RibbonPlugin.self,\n        StampPlugin.self,\n"))
+            wiring.contains("import Ribbon\nimport Routing\nimport ShelfInterface\nimport Stamp\npublic import Shell\n"),
+            "the modules the shell's API comes from (the fixture's router, where PluginDeclaration lives)")
+        #expect(wiring.contains("                    ShelfBadges.self,\n"))
+        #expect(wiring.contains("                    RibbonPlugin.self,\n                    StampPlugin.self,\n"))
         #expect(
             wiring.contains(
                 "PluginDeclaration(point: \"shelf-interface/badges\", plugin: \"ribbon\", settings: [\"label\": .string(\"New\"), \"size\": .int(2)], source: \"components.yaml:74:15\"),\n"
-                    + "        PluginDeclaration(point: \"shelf-interface/badges\", plugin: \"stamp\", isEnabled: false, source: \"components.yaml:78:15\"),"))
+                    + "                    PluginDeclaration(point: \"shelf-interface/badges\", plugin: \"stamp\", isEnabled: false, source: \"components.yaml:78:15\"),"
+            ))
         #expect(try tool(scratch, "sync", "--check").status == 0)
 
         try scratch.replace(in: "components.yaml", "      enabled: false\n", with: "      enabled: true\n")
         #expect(try tool(scratch, "sync", "--check").status == 1)
         #expect(try tool(scratch, "sync").status == 0)
-        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
+        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift").contains("plugin: \"stamp\", source: \"components.yaml:78:15\""))
     }
 
     @Test func everyCommandThatMovesTheDeclarationsLinesKeepsTheWiringInStep() throws {
@@ -61,7 +62,7 @@ import TestSupport
         // A core component goes after the last component, above `plugins:`: every entry moves down.
         let created = try tool(scratch, "new", "Indexer", "--layer", "core")
         #expect(created.status == 0, "\(created.error)")
-        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("plugin: \"stamp\", isEnabled: false, source: \"components.yaml:82:15\""))
+        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift").contains("plugin: \"stamp\", isEnabled: false, source: \"components.yaml:82:15\""))
         #expect(try tool(scratch, "sync", "--check").status == 0)
     }
 
@@ -71,15 +72,19 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "wiring")
         let before = try scratch.listing()
-        let files = try ["components.yaml", "Package.swift", "App/Shell/GeneratedWiring.swift"].map { try scratch.read($0) }
+        let files = try ["components.yaml", "Package.swift", "Apps/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
 
-        let created = try tool(scratch, "new", "Sticker", "--plugin", "shelf/badges")
+        let created = try tool(scratch, "new", "Sticker", "--plugin", "shelf/badges", "--app", "reading-room")
         #expect(created.status == 0, "\(created.error)")
         #expect(created.output.hasPrefix("Created plugin sticker at Packages/Plugins/Sticker, extending shelf-interface/badges"))
-        #expect(try scratch.read("components.yaml").hasSuffix("    - plugin: stamp\n      enabled: false\n    - plugin: sticker\n"))
+        #expect(
+            try scratch.read("components.yaml").hasSuffix(
+                "    - plugin: stamp\n      enabled: false\n    - plugin: sticker\n\napps:\n  reading-room:\n    components: [shelf, reader, ribbon, stamp, sticker]\n"
+            ))
+        #expect(created.output.contains(" and added to the app reading-room."))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Plugins/Sticker\"),"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Interfaces/ShelfInterface\"),"))
-        #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("StickerPlugin.self"))
+        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift").contains("StickerPlugin.self"))
         let source = try scratch.read("Packages/Plugins/Sticker/Sources/Sticker/StickerPlugin.swift")
         #expect(source.contains("public static let id = \"sticker\"") && source.contains("(at Packages/Plugins/Sticker)"))
         #expect(try scratch.read("Packages/Plugins/Sticker/Package.swift").contains(".package(path: \"../../../Packages/Interfaces/ShelfInterface\")"))
@@ -91,18 +96,9 @@ import TestSupport
         let removed = try tool(scratch, "remove", "sticker")
         #expect(removed.status == 0, "\(removed.error)")
         #expect(try scratch.listing() == before)
-        let after = try ["components.yaml", "App/Shell/GeneratedWiring.swift"].map { try scratch.read($0) }
+        let after = try ["components.yaml", "Apps/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
         #expect(after == [files[0], files[2]])
-        // Kept on purpose: the interface's package line the plugin needed, which the App may use for itself.
-        #expect(
-            try scratch.read("Package.swift")
-                == files[1].replacingOccurrences(
-                    of: "    .package(path: \"Packages/Business/Reader\"),\n",
-                    with: "    .package(path: \"Packages/Business/Reader\"),\n    .package(path: \"Packages/Interfaces/ShelfInterface\"),\n"
-                )
-                .replacingOccurrences(
-                    of: "    .product(name: \"Reader\", package: \"Reader\"),\n",
-                    with: "    .product(name: \"Reader\", package: \"Reader\"),\n    .product(name: \"ShelfInterface\", package: \"ShelfInterface\"),\n"))
+        #expect(try scratch.read("Package.swift") == files[1], "the root names exactly the packages its apps and shell use")
     }
 
     @Test func removingTheLastPluginOfAPointRemovesItsDeclaration() throws {
@@ -112,7 +108,10 @@ import TestSupport
         #expect(result.status == 0, "\(result.error)")
         let expected = yaml.components(separatedBy: "\n# Which plugins")[0].replacingOccurrences(
             of: #"(?s)  ribbon:\n.*?\n\n  shelf-interface:"#, with: "\n  shelf-interface:", options: .regularExpression)
-        #expect(try scratch.read("components.yaml") == expected + "\n# Which plugins each extension point gets, in order.\n")
+        #expect(
+            try scratch.read("components.yaml") == expected
+                + "\n# Which plugins each extension point gets, in order.\n\napps:\n  reading-room:\n    components: [shelf, reader]\n")
+        #expect(result.output.contains("The app reading-room no longer contains them."))
         #expect(try tool(scratch, "check-layers").status == 0)
     }
 
@@ -128,7 +127,9 @@ import TestSupport
         (["new", "Sticker", "--plugin", "shelf/badges", "--layer", "business"], "give --plugin POINT or --layer LAYER, not both"),
         (["new", "ShelfDemo", "--plugin", "shelf/badges"], "'ShelfDemo' would clash with a target of component 'shelf'"),
         (["new", "Foundation", "--plugin", "shelf/badges"], "'Foundation' would clash with a module of the toolchain"),
-        (["new", "App", "--plugin", "shelf/badges"], "'App' would clash with a target of the root package"),
+        (["new", "Shell", "--plugin", "shelf/badges"], "'Shell' would clash with a target of the root package"),
+        (["new", "ReadingRoom", "--plugin", "shelf/badges"], "'ReadingRoom' would clash with the executable of app 'reading-room'"),
+        (["new", "Sticker", "--plugin", "shelf/badges", "--app", "reading-rom"], "Unknown app 'reading-rom'. Did you mean 'reading-room'?"),
     ])
     func badPluginScaffoldsChangeNothing(arguments: [String], expected: String) throws {
         let scratch = try Scratch.pluginFixtureRepository()

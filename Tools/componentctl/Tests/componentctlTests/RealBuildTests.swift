@@ -41,8 +41,8 @@ struct RealBuildTests {
         let existing = Set(try scratch.load().components.map(\.name))
         let free = ["Wishlist", "Reviews", "Coupons", "Loyalty", "Giftcards"].filter { !existing.contains($0.lowercased()) }
         let name = try #require(free.first), core = try #require(free.last), kebab = name.lowercased()
-        let wiring = try? scratch.read("App/Shell/GeneratedWiring.swift")
-        let created = try tool(scratch, ["new", name, "--layer", "business"])
+        let app = try scratch.load().apps.first
+        let created = try tool(scratch, ["new", name, "--layer", "business"] + (app.map { ["--app", $0.name] } ?? []))
         #expect(created.status == 0, "\(created.error)")
         #expect(try tool(scratch, ["check-layers"]).output.hasPrefix("check-layers: clean (\(existing.count + 2) components"))
         let yaml = try scratch.read("components.yaml")
@@ -51,11 +51,11 @@ struct RealBuildTests {
             yaml.contains(
                 "  \(kebab):\n    path: Packages/Business/\(name)\n    layer: business\n    interface: \(kebab)-interface\n    version: 0.1.0\n"
                     + "  \(kebab)-interface:\n    path: Packages/Interfaces/\(name)Interface\n    layer: business\n    kind: interface\n    version: 0.1.0\n"))
-        #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/\(name)\"),\n]"))
-        if wiring != nil {
-            #expect(created.output.contains("wired into the integrated App"))
-            #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("import \(name)\n"))
-            #expect(try scratch.read("App/Shell/GeneratedWiring.swift").contains("            \(name)Module(),\n"))
+        if let app {
+            #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Business/\(name)\"),\n]"))
+            #expect(created.output.contains("It is in the app \(app.name) (their wiring is regenerated)."))
+            #expect(try scratch.read("\(app.folder)/GeneratedApp.swift").contains("import \(name)\n"))
+            #expect(try scratch.read("\(app.folder)/GeneratedApp.swift").contains("                    \(name)Module(),\n"))
             #expect(try tool(scratch, ["sync", "--check"]).status == 0, "the staged module is the one the sources declare")
         }
         let tested = try tool(scratch, ["test", kebab, "\(kebab)-interface", "--shared-scratch"])

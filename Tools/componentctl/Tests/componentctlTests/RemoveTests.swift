@@ -97,21 +97,21 @@ import TestSupport
 
     @Test func componentsRemovedTogetherAndTheAppsGeneratedWiring() throws {
         let scratch = try Scratch.fixtureRepository()
-        // An App shell folder gets the generated wiring: the module each implementation declares.
-        try scratch.write("App/Shell/README.md", "The shell.\n")
+        // An app's generated wiring creates the module each of its implementations declares.
+        try scratch.declareApps("  reading:\n    components: [shelf, reader]\n")
         try scratch.write(
             "Packages/Business/Reader/Sources/Reader/ReaderAppModule.swift", "public struct ReaderAppModule: AppModule {\n    public init() {}\n}\n")
         #expect(try tool(scratch, "sync").status == 0)
-        let wiring = try scratch.read("App/Shell/GeneratedWiring.swift")
+        let wiring = try scratch.read("Apps/reading/GeneratedApp.swift")
         #expect(wiring.contains("import Reader\n"))
-        #expect(wiring.contains("            ReaderAppModule(),\n"))
+        #expect(wiring.contains("                    ReaderAppModule(),\n"))
         try scratch.write("App/main.swift", "import Shelf\n\nprint(ShelfModule.page().text)\n")
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "generated wiring")
         let result = try tool(scratch, "remove", "reader", "reader-interface", "shelf", "shelf-interface")
         #expect(result.status == 2) // the App still imports Shelf
         #expect(result.error.contains("App/main.swift:1: import Shelf"))
-        #expect(!result.error.contains("GeneratedWiring.swift"))
+        #expect(!result.error.contains("GeneratedApp.swift"))
 
         let together = try tool(scratch, "remove", "reader", "reader-interface")
         #expect(together.status == 2) // shelf depends on reader-interface
@@ -124,9 +124,11 @@ import TestSupport
         try scratch.git("commit", "-qam", "shelf without the reader")
         let removed = try tool(scratch, "remove", "reader", "reader-interface")
         #expect(removed.status == 0, "\(removed.error)")
-        let rewired = try scratch.read("App/Shell/GeneratedWiring.swift")
+        #expect(removed.output.contains("The app reading no longer contains them."))
+        let rewired = try scratch.read("Apps/reading/GeneratedApp.swift")
         #expect(!rewired.contains("Reader"))
-        #expect(rewired.contains("static var modules: [any AppModule] {\n        [\n        ]\n    }"))
+        #expect(rewired.contains("            modules: {\n                [\n                ]\n            },"))
+        #expect(try scratch.read("components.yaml").hasSuffix("\napps:\n  reading:\n    components: [shelf]\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").output.hasPrefix("check-layers: clean (7 components"))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import CartInterface
 import HomeInterface
 import Models
@@ -16,13 +17,17 @@ public struct HomeModule: AppModule {
     private let layout: HomeLayout?
     private let promotions = Promotions()
 
-    /// A module with `layout`, or the one named by the ``layoutSetting`` setting, else the bundled one.
+    /// A module with `layout`, or the one named by the ``layoutSetting`` setting, else the app's own
+    /// (``HomeSettings/layoutJSON``), else the bundled one.
     public init(layout: HomeLayout? = nil) {
         self.layout = layout
     }
 
     public func register(in context: ModuleContext) throws {
-        let layout = try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:)) ?? HomeLayout.bundled()
+        let layout =
+            try self.layout ?? context.settings[Self.layoutSetting].map(HomeLayout.load(path:))
+            ?? context.settings[HomeSettings.layoutJSON].map { try HomeLayout.decode(Data($0.utf8), source: "the app's home layout") }
+            ?? HomeLayout.bundled()
         let services = context.services
         let promotions = self.promotions
         context.events.subscribe(promotions, to: HomePromotion.self) { promotions, promotion in promotions.add(promotion) }

@@ -1,5 +1,11 @@
 public import Router
 
+/// The settings the Home component reads from its module context.
+public enum HomeSettings {
+    /// The home layout as JSON text: what an app declares as its own layout (components.yaml's `home-layout:`).
+    public static let layoutJSON = "home.layout-json"
+}
+
 /// The routes the Home component owns.
 public enum HomeRoute {
     /// The home screen, built from the layout config.

@@ -31,6 +31,7 @@ public struct LayerChecker: Sendable {
         findings += cycleFindings()
         findings += routeCollisions()
         findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
+        findings += ClosedAppCheck(analysis: analysis).findings()
         return findings.sorted()
     }
 

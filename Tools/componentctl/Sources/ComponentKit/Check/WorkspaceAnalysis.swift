@@ -67,6 +67,18 @@ public struct WorkspaceAnalysis: Sendable {
     /// How many Swift files were read.
     public var fileCount: Int
 
+    /// The analysis of only `names`' components, and the edges between them (`graph --app`).
+    public func restricted(to names: Set<String>) -> WorkspaceAnalysis {
+        var copy = self
+        copy.workspace.components = workspace.components.filter { names.contains($0.name) }
+        copy.packages = packages.filter { names.contains($0.key) }.mapValues { package in
+            var package = package
+            package.edges = package.edges.filter { names.contains($0.to) }
+            return package
+        }
+        return copy
+    }
+
     /// Reads every component's manifest and sources, components in parallel on every core.
     ///
     /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor. With

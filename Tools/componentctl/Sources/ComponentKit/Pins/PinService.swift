@@ -33,9 +33,9 @@ public enum PinService {
         var transaction = WorkspaceTransaction(root: root, summary: "pin \(name) \(version)")
         let yaml = try ComponentsFileEditor.setting("pin", to: version.description, of: name, in: context.workspace)
         transaction.write(WorkspaceLoader.fileName, yaml)
-        try AppWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
+        try AppWiring.update(&transaction, yaml: yaml, root: root)
         let previousFolder = previous.map { PinLayout.pinFolder(ofCheckout: $0.checkout) }
         for folder in Set([previousFolder, plan.pinFolder].compactMap { $0 }).sorted() where FileStatus.exists(root.appendingPathComponent(folder)) {
             transaction.remove(pinFolder: folder)
@@ -57,9 +57,9 @@ public enum PinService {
         var transaction = WorkspaceTransaction(root: root, summary: "unpin \(name)")
         let yaml = try ComponentsFileEditor.removing("pin", of: name, in: context.workspace)
         transaction.write(WorkspaceLoader.fileName, yaml)
-        try AppWiring.update(&transaction, yaml: yaml, root: root)
         transaction.write(PinLock.fileName, try lock.encoded())
         transaction.write(manifest, try regeneratedManifest(context.workspace, lock: lock))
+        try AppWiring.update(&transaction, yaml: yaml, root: root)
         if let entry, FileStatus.exists(root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: entry.checkout))) {
             transaction.remove(pinFolder: PinLayout.pinFolder(ofCheckout: entry.checkout))
         }
@@ -135,14 +135,17 @@ public enum PinService {
             if newLock.pins.keys.sorted() != lock.pins.keys.sorted() || changes.isEmpty { changes.append("update components.lock") }
             transaction.write(PinLock.fileName, try newLock.encoded())
         }
-        let current = (try? String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8)) ?? ""
-        let regenerated = try regeneratedManifest(workspace, lock: newLock)
-        if Array(current.utf8) != regenerated {
+        // The apps' wiring first: it decides which component packages the root names, the pins where they are.
+        let wiring = try AppWiring.update(&transaction, yaml: workspace.fileBytes, root: root)
+        if !wiring.isEmpty {
+            changes.append("regenerate the apps' wiring from components.yaml and the sources: \(wiring.joined(separator: ", "))")
+        }
+        let pending = transaction.pendingWrite(manifest)
+        let current = pending ?? FileManager.default.contents(atPath: root.appendingPathComponent(manifest).path).map { Array($0) } ?? []
+        let regenerated = try regeneratedManifest(workspace, lock: newLock, text: pending)
+        if current != regenerated {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
-        }
-        if try AppWiring.update(&transaction, yaml: workspace.fileBytes, root: root) {
-            changes.append("regenerate \(AppWiring.path) from components.yaml and the sources (modules, plugins)")
         }
         let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {
@@ -156,9 +159,10 @@ public enum PinService {
         return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined(), errors: warnings.joined())
     }
 
-    private static func regeneratedManifest(_ workspace: Workspace, lock: PinLock) throws -> [UInt8] {
+    /// Package.swift (`text`, else the file) with the components block pointing where the pins say.
+    private static func regeneratedManifest(_ workspace: Workspace, lock: PinLock, text pending: [UInt8]? = nil) throws -> [UInt8] {
         let url = workspace.root.appendingPathComponent(manifest)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = pending.map({ Data($0) }) ?? FileManager.default.contents(atPath: url.path) else {
             throw ToolError("The workspace has no integrated Package.swift at \(url.path).", status: .usage)
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The App's generated wiring: `App/Shell/GeneratedWiring.swift`, written by `sync` and by every command
-/// that rewrites components.yaml, from its components, its `plugins:` declaration and the types the
-/// sources declare: the module of each implementation, the extension points and plugins. Nothing else in
-/// the App names a component's module or a plugin.
+/// The apps' generated wiring, written by `sync` and by every command that rewrites components.yaml:
+/// each app's `Apps/<name>/` sources (its module list, plugins, host versions, left-out features) and
+/// the `apps` block of the root Package.swift, from components.yaml's `apps:`, its `plugins:` and the
+/// types the sources declare. Nothing hand-written names a component's module or a plugin.
 public enum AppWiring {
-    /// The generated file, relative to the workspace root.
-    public static let path = "App/Shell/GeneratedWiring.swift"
+    /// The folder holding every app's generated sources.
+    public static let appsFolder = "Apps"
 
     /// Facts of components whose sources are not on disk yet (a staged scaffold).
     public struct Staged: Sendable {
@@ -22,42 +22,101 @@ public enum AppWiring {
         }
     }
 
-    /// The file's content, or nil when the workspace has no App shell folder (App/Shell).
-    public static func generate(_ workspace: Workspace, adding staged: Staged = Staged()) throws -> [UInt8]? {
-        // Runtime plugins are loaded from the plugin feed, never linked: only their points are wired.
-        let plugins = workspace.components.filter { $0.kind == .plugin && !$0.isRuntime }
-        let runtimePoints = workspace.components.filter(\.isRuntime).compactMap(\.extends)
-        let file = workspace.root.appendingPathComponent(path)
-        guard FileStatus.isRealFolder(file.deletingLastPathComponent()) else { return nil }
-        var catalog = PluginCatalog(WorkspaceAnalysis.analyze(workspace))
+    /// What the generator writes.
+    public struct Output: Sendable {
+        /// Each app's files, by path relative to the root.
+        public var files: [String: [UInt8]]
+        /// The contents of Package.swift's `apps` block.
+        public var manifestBlock: String
+        /// The components the root package depends on directly.
+        public var packages: [Component]
+        /// The plans the files come from.
+        public var plans: [AppPlan]
+    }
+
+    /// The generated wiring, or nil for a workspace with neither apps nor a shell (App/Shell).
+    public static func generate(_ workspace: Workspace, adding staged: Staged = Staged()) throws -> Output? {
+        let hasShell = FileStatus.isRealFolder(workspace.root.appendingPathComponent(AppPlan.shellFolder))
+        guard hasShell || !workspace.apps.isEmpty else { return nil }
+        guard hasShell else { throw refusal("components.yaml declares apps, but there is no shell at \(AppPlan.shellFolder) for them to run in") }
+        let analysis = WorkspaceAnalysis.analyze(workspace)
+        var catalog = PluginCatalog(analysis)
         catalog.definitions.merge(staged.definitions) { _, new in new }
         catalog.modules.merge(staged.modules) { _, new in new }
+        try checkSettings(workspace, catalog: catalog)
+        let shell = AppPlan.shellComponents(analysis)
+        let shellAPI = AppManifest.shellModules(analysis, publicOnly: true)
+        let plans = try workspace.apps.map { try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI) }
+        var files: [String: [UInt8]] = [:]
+        for plan in plans { files.merge(try AppSources.files(plan, workspace: workspace)) { _, new in new } }
+        var stagedOwners: [String: Component] = [:]
+        for (name, module) in staged.modules.flatMap({ name, modules in modules.map { (name, $0.module) } })
+            + staged.definitions.flatMap({ name, definitions in definitions.map { (name, $0.module) } })
+        {
+            stagedOwners[module] = workspace.component(named: name)
+        }
+        let shellModules = AppManifest.shellModules(analysis)
+        let block = try AppManifest.contents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
+        let packages = AppManifest.directComponents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
+        return Output(files: files, manifestBlock: block, packages: packages, plans: plans)
+    }
 
-        // Every implementation that declares a module is booted; one without is a library.
-        var modules: [PluginCatalog.Module] = []
-        for component in workspace.components where component.kind == .implementation {
-            let declared = catalog.modules[component.name] ?? []
-            guard declared.count <= 1 else {
+    /// Adds to `transaction` every generated file that differs from the disk, the `apps` block of
+    /// Package.swift, and the removal of folders of apps no longer declared: every command that
+    /// rewrites components.yaml calls it (the wiring carries the line of each declaration entry).
+    /// Returns the paths it changes.
+    @discardableResult
+    static func update(_ transaction: inout WorkspaceTransaction, yaml: [UInt8], root: URL, adding staged: Staged = Staged()) throws -> [String] {
+        let workspace = try WorkspaceLoader.load(bytes: yaml, root: root, checkingFolders: false)
+        guard let output = try generate(workspace, adding: staged) else { return [] }
+        var changed: [String] = []
+        for (path, bytes) in output.files.sorted(by: { $0.key < $1.key })
+        where FileManager.default.contents(atPath: root.appendingPathComponent(path).path) != Data(bytes) {
+            transaction.write(path, bytes)
+            changed.append(path)
+        }
+        let manifest =
+            try transaction.pendingWrite("Package.swift").map { String(decoding: $0, as: UTF8.self) }
+            ?? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard let withApps = AppManifest.block.rewriting(manifest, { _ in output.manifestBlock }) else {
+            // A workspace without apps may keep a hand-written manifest.
+            guard workspace.apps.isEmpty else {
+                throw refusal("Package.swift has no '\(AppManifest.block.begin)' ... '\(AppManifest.block.end)' block for the apps' targets; add one")
+            }
+            return changed
+        }
+        let rewritten = try AppManifest.packageLines(withApps, needed: output.packages, workspace: workspace)
+        if rewritten != manifest {
+            transaction.write("Package.swift", Array(rewritten.utf8))
+            changed.append("Package.swift")
+        }
+        let declared = Set(workspace.apps.map(\.folder))
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(appsFolder).path)) ?? []
+        for name in existing.sorted() where !declared.contains("\(appsFolder)/\(name)") {
+            let folder = "\(appsFolder)/\(name)"
+            guard FileStatus.isRealFolder(root.appendingPathComponent(folder)) else { continue }
+            try requireGenerated(folder, root: root)
+            transaction.remove(committedFolder: folder)
+            changed.append(folder)
+        }
+        return changed
+    }
+
+    /// Refuses to delete a folder holding anything componentctl did not generate.
+    private static func requireGenerated(_ folder: String, root: URL) throws {
+        let url = root.appendingPathComponent(folder)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+            let data = FileManager.default.contents(atPath: url.appendingPathComponent(name).path) ?? Data()
+            guard name.hasSuffix(".swift"), data.starts(with: Data(AppSources.marker.utf8)) else {
                 throw refusal(
-                    "'\(component.name)' declares \(declared.count) types conforming to AppModule (\(declared.map(\.typeName).joined(separator: ", "))); "
-                        + "a component has one module")
+                    "'\(folder)' belongs to no app of components.yaml, but '\(folder)/\(name)' was not generated by componentctl; "
+                        + "move it out of \(folder) (or declare the app again)")
             }
-            modules += declared
         }
+    }
 
-        var definitions: [PluginCatalog.Definition] = []
-        for plugin in plugins {
-            guard let definition = catalog.definitions[plugin.name]?.first else {
-                throw refusal("plugin '\(plugin.name)' defines no type conforming to PluginDefinition")
-            }
-            definitions.append(definition)
-        }
-        var points: [PluginCatalog.Point] = []
-        for id in Set(plugins.compactMap(\.extends) + runtimePoints + workspace.plugins.map(\.point)).sorted() {
-            guard let point = catalog.point(id) else { throw refusal("no interface declares the extension point '\(id)'") }
-            points.append(point)
-        }
-        // A setting the App would refuse at start is refused here (check-layers reports it as plugin-setting).
+    /// A setting the App would refuse at start is refused here (check-layers reports it as plugin-setting).
+    private static func checkSettings(_ workspace: Workspace, catalog: PluginCatalog) throws {
         for entry in workspace.plugins {
             guard let schema = catalog.definitions[entry.plugin]?.first?.settings else { continue } // unreadable: check-layers says so
             for setting in entry.settings {
@@ -66,61 +125,9 @@ public enum AppWiring {
                 }
             }
         }
-        let imports = Set(["Router"] + modules.map(\.module) + points.map(\.module) + definitions.map(\.module)).sorted()
-        var text = """
-            // Generated by `componentctl sync` from components.yaml and the components' sources: their modules, the
-            // plugin components and the `plugins:` declaration.
-            // Do not edit: change components.yaml and run `componentctl sync` (`sync --check` fails while this file is stale).
-            // swift-format-ignore-file
-            \(imports.map { "import \($0)" }.joined(separator: "\n"))
-
-            /// The modules the App boots, the extension points and plugins it links, and which point gets which plugin.
-            enum GeneratedWiring {
-                /// The module of every implementation component, created anew for each boot: a module takes what it
-                /// needs (the database, a session) from the services the shell registers, so none takes arguments here.
-                static var modules: [any AppModule] {
-                    [
-
-            """
-        for module in modules { text += "            \(module.typeName)(),\n" }
-        text += "        ]\n    }\n    /// The extension points plugins extend.\n    static let points: [any ExtensionPoint.Type] = [\n"
-        for point in points { text += "        \(point.typeName).self,\n" }
-        text += "    ]\n    /// Every plugin component, enabled or not.\n    static let definitions: [any PluginDefinition.Type] = [\n"
-        for definition in definitions.sorted(by: { $0.component < $1.component }) { text += "        \(definition.typeName).self,\n" }
-        text += "    ]\n    /// The declaration, entry by entry, with where each entry is written.\n    static let declarations: [PluginDeclaration] = [\n"
-        for entry in workspace.plugins {
-            var arguments = "point: \(swiftString(entry.point)), plugin: \(swiftString(entry.plugin))"
-            if !entry.isEnabled { arguments += ", isEnabled: false" }
-            if !entry.settings.isEmpty {
-                arguments += ", settings: [" + entry.settings.map { "\(swiftString($0.name)): \($0.value.swiftLiteral)" }.joined(separator: ", ") + "]"
-            }
-            arguments += ", source: \(swiftString("\(WorkspaceLoader.fileName):\(entry.location.line):\(entry.location.column)"))"
-            text += "        PluginDeclaration(\(arguments)),\n"
-        }
-        text += "    ]\n    /// The exact version of every component the App links: what a runtime plugin must have been built against.\n"
-        text += "    static let hostAPI: [String: String] = [\n"
-        for component in workspace.components.filter({ !$0.isRuntime }).sorted(by: { $0.name < $1.name }) {
-            guard let version = component.pin ?? component.version else { continue }
-            text += "        \(swiftString(component.name)): \(swiftString(version)),\n"
-        }
-        text += "    ]\n}\n"
-        return Array(text.utf8)
     }
 
-    /// Adds the wiring for components.yaml as `yaml` to `transaction` when it differs from the file on
-    /// disk: every command that rewrites components.yaml calls it, since the wiring carries the line of
-    /// each declaration entry. Returns whether it did.
-    @discardableResult
-    static func update(_ transaction: inout WorkspaceTransaction, yaml: [UInt8], root: URL, adding staged: Staged = Staged()) throws -> Bool {
-        let workspace = try WorkspaceLoader.load(bytes: yaml, root: root, checkingFolders: false)
-        guard let wiring = try generate(workspace, adding: staged),
-            FileManager.default.contents(atPath: root.appendingPathComponent(path).path) != Data(wiring)
-        else { return false }
-        transaction.write(path, wiring)
-        return true
-    }
-
-    private static func refusal(_ reason: String) -> ToolError {
-        ToolError("Cannot generate \(path): \(reason). Run 'componentctl check-layers' for the details; nothing was changed.", status: .usage)
+    static func refusal(_ reason: String) -> ToolError {
+        ToolError("Cannot generate the apps' wiring: \(reason). Run 'componentctl check-layers' for the details; nothing was changed.", status: .usage)
     }
 }

@@ -10,9 +10,10 @@ public enum PluginScaffold {
     /// Creates the plugin `name` extending `pointArgument` (`product-interface/sections`, or `product/sections`
     /// naming the feature).
     public static func create(
-        _ workspace: Workspace, name: String, point pointArgument: String, faultPoint: (String) -> Void = { _ in }
+        _ workspace: Workspace, name: String, point pointArgument: String, apps: [String] = [], faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         try ScaffoldService.checkName(name)
+        for app in apps { _ = try workspace.app(named: app) }
         let catalog = PluginCatalog(WorkspaceAnalysis.analyze(workspace))
         let point = try resolve(pointArgument, in: workspace, catalog: catalog)
         guard let interface = workspace.component(named: point.component) else { throw workspace.unknownComponent(point.component) }
@@ -36,6 +37,7 @@ public enum PluginScaffold {
         let insertions = [try ScaffoldService.componentsInsertion([package], in: workspace), try declarationInsertion(id, point: point.id, in: workspace)]
         var bytes = workspace.fileBytes
         for (offset, text) in insertions.sorted(by: { $0.offset > $1.offset }) { bytes.insert(contentsOf: Array(text.utf8), at: offset) }
+        bytes = try AppsFileEditor.adding(id, to: apps, in: bytes)
         let definitions = package.files.filter { $0.key.hasSuffix(".swift") && $0.key.hasPrefix("Sources/\(name)/") }.flatMap { file in
             PluginScanner.scan(Array(file.value.utf8)).definitions.map {
                 PluginCatalog.Definition(
@@ -54,12 +56,9 @@ public enum PluginScaffold {
         transaction.add(folder: staged, at: folder)
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
-        let wired = try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: AppWiring.Staged(definitions: [id: definitions]))
+        try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: AppWiring.Staged(definitions: [id: definitions]))
         try transaction.commit(repository: nil, faultPoint: faultPoint)
-        let wiredText =
-            !wired
-            ? "; the workspace has no App/Shell folder, so no wiring was generated (its App must install the plugin itself)"
-            : " and wired into the App (Package.swift, \(AppWiring.path))"
+        let wiredText = apps.isEmpty ? "" : " and added to the app\(apps.count == 1 ? "" : "s") \(apps.joined(separator: ", "))"
         return CommandResult(
             output: "Created plugin \(id) at \(folder), extending \(point.id); listed last under plugins.\(point.id) in components.yaml"
                 + "\(wiredText). Try: swift test --package-path \(folder)\n")

@@ -18,9 +18,14 @@ public struct BuildSelection: Sendable, Equatable {
     public var affectedBase: String?
     /// With `--affected`: the commit to compare to (default: HEAD).
     public var head: String?
+    /// Apps of components.yaml to build, or to run the root tests against.
+    public var apps: [String] = []
 
     /// A selection; each field as the command line gave it.
-    public init(components: [String] = [], mode: Mode? = nil, all: Bool = false, affectedBase: String? = nil, head: String? = nil) {
+    public init(
+        components: [String] = [], mode: Mode? = nil, all: Bool = false, affectedBase: String? = nil, head: String? = nil, apps: [String] = []
+    ) {
+        self.apps = apps
         self.components = components
         self.mode = mode
         self.all = all
@@ -35,6 +40,9 @@ public enum BuildPlanner {
     /// (its pinned checkouts must be in place before it runs).
     public static func plan(_ selection: BuildSelection, in workspace: Workspace, service: BuildService) throws -> (jobs: [BuildService.Job], integrated: Bool)
     {
+        if !selection.apps.isEmpty {
+            return (try selection.apps.map { service.appJob(try workspace.app(named: $0)) }, true)
+        }
         if let base = selection.affectedBase {
             let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: selection.head, uncommitted: false)
             let names = Set(rows.map(\.name))

@@ -16,6 +16,16 @@ public struct BuildService {
         public var path: String
         /// The arguments after `swift`.
         public var arguments: [String]
+        /// Variables added to the environment of `swift`.
+        public var environment: [String: String] = [:]
+
+        /// A job running `swift arguments` for the package at `path`.
+        public init(name: String, path: String, arguments: [String], environment: [String: String] = [:]) {
+            self.name = name
+            self.path = path
+            self.arguments = arguments
+            self.environment = environment
+        }
     }
 
     /// How one job ended.
@@ -67,11 +77,18 @@ public struct BuildService {
         }
     }
 
-    /// The job that builds the integrated App, or runs the root package's tests.
+    /// The job that builds every app of the integrated workspace, or runs the root package's tests.
     public func integratedJob() -> Job {
-        Job(
-            name: "app (integrated)", path: ".",
-            arguments: action == .build ? ["build", "--product", "App", "-c", configuration] : ["test", "-c", configuration])
+        Job(name: "app (integrated)", path: ".", arguments: [action.rawValue, "-c", configuration])
+    }
+
+    /// The job that builds one app, or runs the root package's tests against it: COMPONENTCTL_APP and
+    /// COMPONENTCTL_APP_PRODUCT tell the tests which app they drive.
+    public func appJob(_ app: AppDeclaration) -> Job {
+        guard action == .test else { return Job(name: "app \(app.name)", path: ".", arguments: ["build", "--product", app.product, "-c", configuration]) }
+        return Job(
+            name: "app \(app.name)", path: ".", arguments: ["test", "-c", configuration],
+            environment: ["COMPONENTCTL_APP": app.name, "COMPONENTCTL_APP_PRODUCT": app.product])
     }
 
     /// Runs `jobs` one after another (builds on two cores do not gain from running side by side),
@@ -100,11 +117,13 @@ public struct BuildService {
         }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        handle.write(Data("$ swift \(job.arguments.joined(separator: " "))\n".utf8))
+        let variables = job.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+        handle.write(Data("$ \(variables)swift \(job.arguments.joined(separator: " "))\n".utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swift)
         process.arguments = job.arguments
         process.currentDirectoryURL = root
+        if !job.environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(job.environment) { _, new in new } }
         let pipe = Pipe()
         process.standardOutput = verbose ? pipe : handle
         process.standardError = verbose ? pipe : handle
@@ -170,6 +189,11 @@ public final class BuildProgress: Sendable {
     /// Progress for standard output: live when it is a terminal.
     public static func standardOutput() -> BuildProgress {
         BuildProgress(live: isatty(STDOUT_FILENO) == 1) { FileHandle.standardOutput.write(Data($0.utf8)) }
+    }
+
+    /// A line of its own (below a live line, which is redrawn).
+    public func note(_ text: String) {
+        write(live ? "\r\u{1B}[2K" + text : text)
     }
 
     func started(_ job: BuildService.Job, step: String, number: Int, of total: Int) {

@@ -13,8 +13,10 @@ public enum ListService {
         public var version: String?
         public var pin: String?
         public var modules: [String]
+        /// The apps that link it (components.yaml's `apps:`).
+        public var apps: [String] = []
 
-        enum CodingKeys: String, CodingKey { case name, layer, kind, extends, path, version, pin, modules }
+        enum CodingKeys: String, CodingKey { case name, layer, kind, extends, path, version, pin, modules, apps }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -26,15 +28,61 @@ public enum ListService {
             try container.encode(version, forKey: .version)
             try container.encode(pin, forKey: .pin)
             try container.encode(modules, forKey: .modules)
+            try container.encode(apps, forKey: .apps)
         }
     }
 
-    /// The rows of `analysis`, in components.yaml order.
-    public static func rows(_ analysis: WorkspaceAnalysis) -> [Row] {
-        analysis.workspace.components.map { component in
+    /// One app of `list --apps`.
+    public struct AppRow: Codable, Sendable, Equatable {
+        public var name: String
+        public var product: String
+        /// The components listed as its content.
+        public var components: [String]
+        /// Every component it links, its content's dependencies and the shell's included.
+        public var linked: [String]
+        /// What a link to each left-out feature does: `not-in-app` or a web address.
+        public var missing: [String: String]
+    }
+
+    /// The apps of `analysis`, in components.yaml order.
+    public static func appRows(_ analysis: WorkspaceAnalysis) -> [AppRow] {
+        let linked = AppPlan.linkedComponents(analysis)
+        return analysis.workspace.apps.map { app in
+            var missing: [String: String] = [:]
+            for absence in app.missing {
+                if case .web(let base) = absence.behaviour { missing[absence.component] = base } else { missing[absence.component] = "not-in-app" }
+            }
+            let names = linked[app.name] ?? []
+            return AppRow(
+                name: app.name, product: app.product, components: app.componentNames,
+                linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: missing)
+        }
+    }
+
+    /// `list --apps` as text or JSON.
+    public static func renderApps(_ rows: [AppRow], json: Bool) throws -> String {
+        if json { return try JSONOutput.string(rows) }
+        guard !rows.isEmpty else { return "components.yaml declares no apps.\n" }
+        let table =
+            [["APP", "PRODUCT", "COMPONENTS", "LINKS", "MISSING"]]
+            + rows.map { row in
+                [
+                    row.name, row.product, row.components.joined(separator: ","), "\(row.linked.count) components",
+                    row.missing.isEmpty ? "-" : row.missing.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
+                ]
+            }
+        return TextTable.render(table)
+    }
+
+    /// The rows of `analysis`, in components.yaml order; with `app`, only the components that app links.
+    public static func rows(_ analysis: WorkspaceAnalysis, app: String? = nil) throws -> [Row] {
+        let linked = AppPlan.linkedComponents(analysis)
+        let only = try app.map { linked[try analysis.workspace.app(named: $0).name] ?? [] }
+        return analysis.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             Row(
                 name: component.name, layer: component.layer, kind: component.kind.rawValue, extends: component.extends, path: component.path,
-                version: component.version, pin: component.pin, modules: analysis.packages[component.name]?.modules ?? [])
+                version: component.version, pin: component.pin, modules: analysis.packages[component.name]?.modules ?? [],
+                apps: analysis.workspace.apps.map(\.name).filter { linked[$0]?.contains(component.name) == true })
         }
     }
 
@@ -42,13 +90,13 @@ public enum ListService {
     public static func render(_ rows: [Row], json: Bool) throws -> String {
         if json { return try JSONOutput.string(rows) }
         // A plugin's kind says what it extends: "plugin of product-interface/sections".
-        let header = ["NAME", "LAYER", "KIND", "PATH", "VERSION", "PIN", "MODULES"]
+        let header = ["NAME", "LAYER", "KIND", "PATH", "VERSION", "PIN", "APPS", "MODULES"]
         let table =
             [header]
             + rows.map {
                 [
                     $0.name, $0.layer, $0.extends.map { "plugin of \($0)" } ?? $0.kind, $0.path, $0.version ?? "-", $0.pin ?? "-",
-                    $0.modules.joined(separator: ","),
+                    $0.apps.isEmpty ? "-" : $0.apps.joined(separator: ","), $0.modules.joined(separator: ","),
                 ]
             }
         return TextTable.render(table)

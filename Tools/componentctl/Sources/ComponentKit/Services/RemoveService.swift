@@ -1,7 +1,7 @@
 import Foundation
 
-/// `componentctl remove`: takes components out of the workspace (their entries in components.yaml, their
-/// lines in the generated blocks of Package.swift and the App's Bootstrap, and their folders), refusing
+/// `componentctl remove`: takes components out of the workspace (their entries in components.yaml and
+/// its apps, their lines in Package.swift's generated blocks, the apps' generated sources, and their folders), refusing
 /// while anything else still uses them, and never deleting a file that git could not give back.
 public enum RemoveService {
     /// Removes `names` together; `keepFiles` leaves their folders on disk, only unregistered.
@@ -30,13 +30,13 @@ public enum RemoveService {
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
         var bytes = workspace.fileBytes
+        let apps = try AppsFileEditor.removalRanges(of: removedNames, in: workspace)
         let ranges =
             try removed.map { try ComponentsFileEditor.entryRange(of: $0.name, in: workspace) }
-            + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace)
+            + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace) + apps.ranges
         for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
-        if try AppWiring.update(&transaction, yaml: bytes, root: workspace.root) { touched.append(AppWiring.path) }
         if let manifest = try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8) {
             let edited = GeneratedBlock.manifest.removingLines(from: manifest) { line in
                 removed.contains { line.contains(".package(path: \"\($0.path)\")") || line.contains("package: \"\($0.folderName)\")") }
@@ -46,6 +46,7 @@ public enum RemoveService {
                 touched.append("Package.swift")
             }
         }
+        for path in try AppWiring.update(&transaction, yaml: bytes, root: workspace.root) where !touched.contains(path) { touched.append(path) }
         if !keepFiles {
             for component in removed where FileStatus.isRealFolder(workspace.root.appendingPathComponent(component.path)) {
                 transaction.remove(committedFolder: component.path)
@@ -58,7 +59,11 @@ public enum RemoveService {
             keepFiles
             ? " Their folders are still on disk: \(removed.map(\.path).joined(separator: ", "))."
             : " Their folders are deleted; git has them: 'git checkout HEAD -- \(removed.map(\.path).joined(separator: " "))' brings them back before you commit."
-        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(files)\n")
+        let left =
+            apps.apps.isEmpty
+            ? ""
+            : " \(apps.apps.count == 1 ? "The app" : "The apps") \(apps.apps.joined(separator: ", ")) no longer \(apps.apps.count == 1 ? "contains" : "contain") \(removed.count == 1 ? "it" : "them")."
+        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(files)\n")
     }
 
     /// Refuses when a component that stays depends on one that goes.
@@ -76,12 +81,12 @@ public enum RemoveService {
         }
     }
 
-    /// Refuses when a Swift file that stays imports a module that goes, except the App's generated wiring
+    /// Refuses when a Swift file that stays imports a module that goes, except the apps' generated sources
     /// (written anew without it). Folders of their own workspace (a components.yaml inside) are skipped.
     private static func refuseImports(of modules: Set<String>, outside removed: [Component], root: URL) throws {
         let skipped = Set(removed.map(\.path))
         var sites: [String] = []
-        for path in SwiftFiles.under(root, skipping: skipped) where path != AppWiring.path {
+        for path in SwiftFiles.under(root, skipping: skipped.union([AppWiring.appsFolder])) {
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
             let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
             for declaration in imports where modules.contains(declaration.module) {
@@ -100,9 +105,10 @@ public enum RemoveService {
     /// is edited with the component): the App would no longer build.
     private static func refuseRootManifestUses(of removed: [Component], root: URL) throws {
         guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return }
-        let generated = GeneratedBlock.manifest.lineNumbers(in: text)
+        let generated = [GeneratedBlock.manifest, AppManifest.block].compactMap { $0.lineNumbers(in: text) }
         var sites: [String] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where generated?.contains(index + 1) != true {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !generated.contains(where: { $0.contains(index + 1) }) {
             for component in removed where line.contains("package: \"\(component.folderName)\"") || line.contains("\"\(component.path)\"") {
                 sites.append("Package.swift:\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }

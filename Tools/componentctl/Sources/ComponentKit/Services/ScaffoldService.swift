@@ -16,9 +16,11 @@ public enum ScaffoldService {
 
     /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
     public static func create(
-        _ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool, faultPoint: (String) -> Void = { _ in }
+        _ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool, apps: [String] = [],
+        faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         try checkName(name)
+        for app in apps { _ = try workspace.app(named: app) }
         guard workspace.rules.layers.contains(layer) else {
             throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", status: .usage)
         }
@@ -67,7 +69,12 @@ public enum ScaffoldService {
             }
             transaction.add(folder: staged, at: package.folder)
         }
-        let yaml = try appendingComponents(packages, to: workspace)
+        if !apps.isEmpty && !isTop {
+            throw ToolError(
+                "Only \(workspace.rules.layers[0]) components are an app's content; a \(layer) component comes along with what uses it. Drop --app.",
+                status: .usage)
+        }
+        let yaml = try AppsFileEditor.adding(implementation.name, to: apps, in: try appendingComponents(packages, to: workspace))
         transaction.write(WorkspaceLoader.fileName, yaml)
         // The scaffold's module is the template's `<Name>Module`; its sources are only staged yet.
         var staged = AppWiring.Staged()
@@ -78,12 +85,9 @@ public enum ScaffoldService {
                     file: "\(implementation.folder)/Sources/\(name)/\(name)Module.swift", line: 1, column: 1)
             ]
         }
-        let wiredApp = try AppWiring.update(&transaction, yaml: yaml, root: workspace.root, adding: staged)
-        var wired = ""
-        if isTop {
-            transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)]))
-            if wiredApp { wired = " It is wired into the integrated App (Package.swift and \(AppWiring.path))." }
-        }
+        if isTop { transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)])) }
+        try AppWiring.update(&transaction, yaml: yaml, root: workspace.root, adding: staged)
+        let wired = apps.isEmpty ? "" : " It is in the app\(apps.count == 1 ? "" : "s") \(apps.joined(separator: ", ")) (their wiring is regenerated)."
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let created = packages.map { "\($0.name) at \($0.folder)" }.joined(separator: " and ")
         return CommandResult(output: "Created \(created).\(wired) Try: swift test --package-path \(packages[0].folder)\n")
@@ -121,6 +125,8 @@ public enum ScaffoldService {
         {
             for target in root.targets { taken[target.name.lowercased()] = "a target of the root package" }
         }
+        for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }
+        for app in workspace.apps { taken[app.product.lowercased()] = "the executable of app '\(app.name)'" }
         for module in modules {
             if let owner = taken[module.lowercased()] {
                 throw ToolError(
@@ -193,8 +199,6 @@ public enum ScaffoldService {
             var result = block
             for package in packages where !block.contains(".package(path: \"\(package.folder)\")") {
                 result = try inserting("    .package(path: \"\(package.folder)\"),\n", intoArray: "componentPackages", of: result)
-                result = try inserting(
-                    "    .product(name: \"\(package.module)\", package: \"\(package.module)\"),\n", intoArray: "componentProducts", of: result)
             }
             return result
         }

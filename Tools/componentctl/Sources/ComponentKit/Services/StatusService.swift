@@ -12,20 +12,26 @@ public enum StatusService {
         public var commitsSinceRelease: Int
         /// Files under the folder with uncommitted changes, untracked ones included.
         public var changedFiles: Int
+        /// The apps that link it.
+        public var apps: [String] = []
     }
 
-    /// The rows, in components.yaml order.
-    public static func rows(_ context: VersionedWorkspace) throws -> [Row] {
+    /// The rows, in components.yaml order; with `app`, only the components that app links.
+    public static func rows(_ context: VersionedWorkspace, app: String? = nil) throws -> [Row] {
         let repository = context.repository
         let head = try repository.headCommit()
         let changed = try repository.changedFiles(under: context.prefix)
-        return try context.workspace.components.map { component in
+        let linked = AppPlan.linkedComponents(WorkspaceAnalysis.analyze(context.workspace, readSources: false))
+        let only = try app.map { linked[try context.workspace.app(named: $0).name] ?? [] }
+        let apps = context.workspace.apps.map(\.name)
+        return try context.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             let path = context.repositoryPath(of: component)
             let last = try context.releases(of: component).first
             let commits = try repository.commitCount(touching: path, from: head, notReachableFrom: last?.resolved.commit)
             return Row(
                 name: component.name, layer: component.layer, version: component.version, pin: component.pin,
-                released: last?.version.description, commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count)
+                released: last?.version.description, commitsSinceRelease: commits, changedFiles: changed.filter { $0.hasPrefix(path + "/") }.count,
+                apps: apps.filter { linked[$0]?.contains(component.name) == true })
         }
     }
 
@@ -34,12 +40,13 @@ public enum StatusService {
     public static func render(_ rows: [Row], json: Bool) throws -> String {
         if json { return try JSONOutput.string(rows) }
         let table =
-            [["NAME", "LAYER", "VERSION", "PIN", "SINCE RELEASE", "LOCAL CHANGES"]]
+            [["NAME", "LAYER", "VERSION", "PIN", "SINCE RELEASE", "LOCAL CHANGES", "APPS"]]
             + rows.map { row in
                 [
                     row.name, row.layer, row.released == nil ? (row.version ?? "-") + " (no release)" : row.version ?? "-", row.pin ?? "-",
                     row.released == nil ? "never released" : "\(row.commitsSinceRelease) commit\(row.commitsSinceRelease == 1 ? "" : "s")",
                     row.changedFiles == 0 ? "clean" : "\(row.changedFiles) file\(row.changedFiles == 1 ? "" : "s")",
+                    row.apps.isEmpty ? "-" : row.apps.joined(separator: ","),
                 ]
             }
         let unreleased = rows.filter { $0.released == nil }.count

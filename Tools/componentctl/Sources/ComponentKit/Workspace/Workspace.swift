@@ -98,6 +98,8 @@ public struct Workspace: Sendable {
     public var components: [Component] { didSet { indexes = Self.indexes(of: components) } }
     /// The plugin declaration (`plugins:`): which plugins each extension point gets, in order.
     public var plugins: [PluginEntry]
+    /// The apps (`apps:`): executables made of chosen components, in file order.
+    public var apps: [AppDeclaration]
     /// The raw bytes of components.yaml, for in-place edits.
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
@@ -107,11 +109,12 @@ public struct Workspace: Sendable {
 
     /// A workspace of `components`, as components.yaml at `root` declares it.
     public init(
-        root: URL, name: String, scheme: String, rules: LayerRules, components: [Component], plugins: [PluginEntry] = [], fileBytes: [UInt8],
-        document: YAMLNode
+        root: URL, name: String, scheme: String, rules: LayerRules, components: [Component], plugins: [PluginEntry] = [], apps: [AppDeclaration] = [],
+        fileBytes: [UInt8], document: YAMLNode
     ) {
         self.root = root
         self.plugins = plugins
+        self.apps = apps
         self.name = name
         self.scheme = scheme
         self.rules = rules
@@ -145,6 +148,14 @@ public struct Workspace: Sendable {
     public func host(of plugin: Component) -> Component? {
         guard let point = plugin.extends, let interface = point.split(separator: "/").first else { return nil }
         return implementation(of: String(interface))
+    }
+
+    /// The app called `name`, or an error suggesting the closest one.
+    public func app(named name: String) throws -> AppDeclaration {
+        if let app = apps.first(where: { $0.name == name }) { return app }
+        let hint = Suggestion.closest(to: name, in: apps.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+        let known = apps.isEmpty ? " components.yaml declares no apps (see README, \"Apps\")." : " See 'componentctl list --apps'."
+        throw ToolError("Unknown app '\(name)'.\(hint)\(known)", status: .usage)
     }
 
     /// The absolute folder of `component`.

@@ -60,7 +60,7 @@ struct SchemaReader {
     var diagnostics: [Diagnostic] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
-        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins"]) else { return nil }
+        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps"]) else { return nil }
         var name = root.lastPathComponent
         var scheme = "app"
         if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme"]) {
@@ -102,10 +102,12 @@ struct SchemaReader {
         checkRelations(components, componentMap: componentMap)
         checkPlugins(components, topLayer: layers[0])
         let plugins = top["plugins"].map { readPlugins($0, components: components) } ?? []
+        let apps = top["apps"].map { readApps($0, components: components, topLayer: layers[0]) } ?? []
         for (text, node) in allowNodes {
             if let edge = allowedEdge(text, at: node.start, components: components) { rules.allow.insert(edge) }
         }
-        return Workspace(root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, fileBytes: bytes, document: document)
+        return Workspace(
+            root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, apps: apps, fileBytes: bytes, document: document)
     }
 
     private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {

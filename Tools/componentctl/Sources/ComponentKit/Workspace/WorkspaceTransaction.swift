@@ -32,6 +32,9 @@ public struct WorkspaceTransaction {
     /// Replaces (or creates) the file at `path`, relative to the root.
     public mutating func write(_ path: String, _ bytes: [UInt8]) { writes.append((path, bytes)) }
 
+    /// The bytes this transaction will write to `path`, if it writes it.
+    public func pendingWrite(_ path: String) -> [UInt8]? { writes.last { $0.path == path }?.bytes }
+
     /// Moves the staged folder `staged` to `path`, relative to the root, which must not exist.
     public mutating func add(folder staged: URL, at path: String) { additions.append((staged, path)) }
 
@@ -86,7 +89,19 @@ public struct WorkspaceTransaction {
                 try AtomicFile.write(try readFile(current), to: root.appendingPathComponent(backup), temporaryFolder: temporary)
                 journal.files.append(.init(path: write.path, backup: backup))
             }
-            journal.addedFolders = additions.map(\.path)
+            // A file written into a folder that does not exist yet (a new app's sources) gets it created;
+            // rolling back removes the folder again like an added one.
+            var created: [String] = []
+            for write in writes {
+                var missing: String?
+                var folder = (write.path as NSString).deletingLastPathComponent
+                while !folder.isEmpty, !FileStatus.exists(root.appendingPathComponent(folder)) {
+                    missing = folder
+                    folder = (folder as NSString).deletingLastPathComponent
+                }
+                if let missing, !created.contains(missing) { created.append(missing) }
+            }
+            journal.addedFolders = additions.map(\.path) + created
             journal.removedFolders = removals.enumerated().map { .init(path: $1, parked: "\(Journal.folderName)/trash/\($0)") }
             faultPoint("prepared")
             try journal.save(root: root)
@@ -116,6 +131,8 @@ public struct WorkspaceTransaction {
                 faultPoint("add")
             }
             for write in writes {
+                try manager.createDirectory(
+                    at: root.appendingPathComponent(write.path).deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(Data(write.bytes), to: root.appendingPathComponent(write.path), temporaryFolder: temporary) { faultPoint("temp") }
                 faultPoint("write")
             }

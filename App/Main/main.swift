@@ -1,5 +1,0 @@
-import Foundation
-import Shell
-
-let status = await AppRunner.standard().run(Array(CommandLine.arguments.dropFirst()))
-exit(status)

@@ -1,0 +1,57 @@
+public import Router
+
+/// One app of the workspace: what `componentctl sync` generates from components.yaml's `apps:` (each
+/// app's `GeneratedApp.swift`), and all the shell needs to know of it.
+public struct AppDefinition: Sendable {
+    /// The app's name in components.yaml.
+    public var name: String
+    /// Creates the modules of the app's components, anew for each boot.
+    public var modules: @Sendable () -> [any AppModule]
+    /// The extension points and plugins it links and its plugin declaration.
+    public var plugins: AppPlugins
+    /// The exact version of every component it links: what a runtime plugin must have been built against.
+    public var hostAPI: [String: String]
+    /// The features it leaves out, and what their routes do instead.
+    public var absent: [AbsentFeature]
+    /// Settings its modules read; the environment overrides each.
+    public var settings: [String: String]
+    /// Its own home layout (JSON), if it declares one.
+    public var homeLayout: String?
+    /// Its own degrade table (JSON), if it declares one; SHOP_DEGRADE_TABLE still replaces it.
+    public var degradeTable: String?
+    /// The first screen and the `home` command's, when not the home route (a focused app starts at its component).
+    public var start: String?
+
+    /// Creates a definition; the generated `GeneratedApp.definition` of each app calls it.
+    public init(
+        name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], absent: [AbsentFeature],
+        settings: [String: String], homeLayout: String?, degradeTable: String?, start: String? = nil
+    ) {
+        self.name = name
+        self.modules = modules
+        self.plugins = plugins
+        self.hostAPI = hostAPI
+        self.absent = absent
+        self.settings = settings
+        self.homeLayout = homeLayout
+        self.degradeTable = degradeTable
+        self.start = start
+    }
+}
+
+/// A feature an app leaves out: its routes answer "not in this app", or open a web page instead.
+public struct AbsentFeature: Sendable, Equatable {
+    /// The left-out component.
+    public var component: String
+    /// The route patterns of its interface.
+    public var patterns: [String]
+    /// The web address its routes open instead (the route's path is added to it), or nil for "not in this app".
+    public var web: String?
+
+    /// Creates an absent feature.
+    public init(component: String, patterns: [String], web: String?) {
+        self.component = component
+        self.patterns = patterns
+        self.web = web
+    }
+}
