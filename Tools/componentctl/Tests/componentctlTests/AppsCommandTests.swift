@@ -241,6 +241,31 @@ import TestSupport
         #expect(!wiring.contains("AbsentFeature(component: \"reader\""))
     }
 
+    /// On a copy of the live workspace (the scaffold builds on its router and screen-kit), asserting only
+    /// what holds for any workspace with an app: names are chosen free.
+    @Test func newInAnAppThenRemoveLeavesTheWorkspaceAsItWas() throws {
+        let scratch = try Scratch.sampleRepository()
+        let workspace = try scratch.load()
+        guard let app = workspace.apps.first else { return }
+        let existing = Set(workspace.components.map(\.name))
+        let name = try #require(["Wishlist", "Coupons", "Loyalty", "Giftcards"].first { !existing.contains($0.lowercased()) })
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "synced", "--allow-empty")
+        let before = try state(scratch)
+        let created = try tool(scratch, "new", name, "--layer", "business", "--app", app.name)
+        #expect(created.status == 0, "\(created.error)")
+        #expect(try scratch.load().app(named: app.name).componentNames.last == name.lowercased())
+        #expect(try scratch.read("\(app.folder)/GeneratedApp.swift").contains("\(name)Module(),"))
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "new")
+        let removed = try tool(scratch, "remove", name.lowercased(), name.lowercased() + "-interface")
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(removed.output.contains("The app \(app.name) no longer contains them."))
+        #expect(try state(scratch) == before)
+    }
+
     @Test func removeTakesAComponentOutOfEveryAppAndRefusesToEmptyOne() throws {
         let scratch = try Scratch.fixture()
         try scratch.declareApps("  shelf-only:\n    components: [shelf]\n    missing:\n      reader: not-in-app\n  reading:\n    components:\n      - reader\n")

@@ -39,11 +39,18 @@ public struct AppPlan: Sendable {
         closure(of: Set(AppManifest.shellModules(analysis).compactMap { analysis.moduleOwners[$0] }), analysis)
     }
 
-    /// The components each app links (its members, the shell's components and all they depend on), by app name.
+    /// The components each app is made of, by app name: its members, the shell's components, all they
+    /// depend on, and the runtime plugins of its features (which it loads when they are installed).
     public static func linkedComponents(_ analysis: WorkspaceAnalysis) -> [String: Set<String>] {
         let shell = shellComponents(analysis)
+        let workspace = analysis.workspace
+        let runtime = workspace.components.filter(\.isRuntime)
         return Dictionary(
-            analysis.workspace.apps.map { ($0.name, closure(of: Set($0.componentNames), analysis).union(shell)) }, uniquingKeysWith: { a, _ in a })
+            workspace.apps.map { app in
+                let linked = closure(of: Set(app.componentNames), analysis).union(shell)
+                let loaded = runtime.filter { plugin in workspace.host(of: plugin).map { linked.contains($0.name) } ?? false }.map(\.name)
+                return (app.name, linked.union(loaded))
+            }, uniquingKeysWith: { a, _ in a })
     }
 
     /// `names` and every component they depend on, through the manifests.
@@ -59,7 +66,8 @@ public struct AppPlan: Sendable {
 
     /// The plan of `app`; throws when a component's facts cannot be wired (no definition, two modules).
     static func make(
-        _ app: AppDeclaration, analysis: WorkspaceAnalysis, catalog: PluginCatalog, shell: Set<String>, shellAPI: [String]
+        _ app: AppDeclaration, analysis: WorkspaceAnalysis, catalog: PluginCatalog, shell: Set<String>, shellAPI: [String],
+        stagedRoutes: [String: [String]] = [:]
     ) throws -> AppPlan {
         let workspace = analysis.workspace
         let members = app.componentNames.compactMap(workspace.component(named:))
@@ -98,7 +106,9 @@ public struct AppPlan: Sendable {
         var absent: [Absent] = []
         for component in workspace.components where component.kind == .implementation && !linked.contains(component.name) {
             guard let interface = component.interface else { continue }
-            let patterns = (analysis.packages[interface]?.targets ?? []).filter { $0.declaration.kind == .regular }
+            let patterns =
+                stagedRoutes[interface]
+                ?? (analysis.packages[interface]?.targets ?? []).filter { $0.declaration.kind == .regular }
                 .flatMap { $0.files.flatMap { $0.routes.map(\.pattern) } }
             absent.append(Absent(component: component.name, patterns: patterns, behaviour: app.behaviour(for: component.name)))
         }

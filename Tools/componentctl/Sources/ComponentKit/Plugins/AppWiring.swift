@@ -14,11 +14,18 @@ public enum AppWiring {
         public var definitions: [String: [PluginCatalog.Definition]] = [:]
         /// Modules by component.
         public var modules: [String: [PluginCatalog.Module]] = [:]
+        /// Route patterns by interface component.
+        public var routes: [String: [String]] = [:]
+        /// Each staged package's manifest, by component, with the package's folder.
+        public var manifests: [String: (folder: String, bytes: [UInt8])] = [:]
 
         /// Facts to add to what the sources say.
-        public init(definitions: [String: [PluginCatalog.Definition]] = [:], modules: [String: [PluginCatalog.Module]] = [:]) {
+        public init(
+            definitions: [String: [PluginCatalog.Definition]] = [:], modules: [String: [PluginCatalog.Module]] = [:], routes: [String: [String]] = [:]
+        ) {
             self.definitions = definitions
             self.modules = modules
+            self.routes = routes
         }
     }
 
@@ -39,14 +46,15 @@ public enum AppWiring {
         let hasShell = FileStatus.isRealFolder(workspace.root.appendingPathComponent(AppPlan.shellFolder))
         guard hasShell || !workspace.apps.isEmpty else { return nil }
         guard hasShell else { throw refusal("components.yaml declares apps, but there is no shell at \(AppPlan.shellFolder) for them to run in") }
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        var analysis = WorkspaceAnalysis.analyze(workspace)
+        staged.addEdges(to: &analysis)
         var catalog = PluginCatalog(analysis)
         catalog.definitions.merge(staged.definitions) { _, new in new }
         catalog.modules.merge(staged.modules) { _, new in new }
         try checkSettings(workspace, catalog: catalog)
         let shell = AppPlan.shellComponents(analysis)
         let shellAPI = AppManifest.shellModules(analysis, publicOnly: true)
-        let plans = try workspace.apps.map { try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI) }
+        let plans = try workspace.apps.map { try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI, stagedRoutes: staged.routes) }
         var files: [String: [UInt8]] = [:]
         for plan in plans { files.merge(try AppSources.files(plan, workspace: workspace)) { _, new in new } }
         var stagedOwners: [String: Component] = [:]
@@ -129,5 +137,24 @@ public enum AppWiring {
 
     static func refusal(_ reason: String) -> ToolError {
         ToolError("Cannot generate the apps' wiring: \(reason). Run 'componentctl check-layers' for the details; nothing was changed.", status: .usage)
+    }
+}
+
+extension AppWiring.Staged {
+    /// Gives `analysis` the component edges of the staged packages' manifests (their folders are not on disk yet).
+    func addEdges(to analysis: inout WorkspaceAnalysis) {
+        let workspace = analysis.workspace
+        let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for (name, manifest) in manifests {
+            guard let component = workspace.component(named: name), let read = try? ManifestReader.read(manifest.bytes) else { continue }
+            let folder = workspace.root.appendingPathComponent(manifest.folder, isDirectory: true)
+            var package = analysis.packages[name] ?? ComponentPackage(
+                component: component, manifestPath: manifest.folder + "/Package.swift", manifest: read, edges: [], unknownPaths: [], targets: [])
+            package.edges = read.dependencies.compactMap { dependency in
+                guard let path = dependency.path, let target = byPath[URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path] else { return nil }
+                return ComponentEdge(from: name, to: target, location: dependency.location)
+            }
+            analysis.packages[name] = package
+        }
     }
 }

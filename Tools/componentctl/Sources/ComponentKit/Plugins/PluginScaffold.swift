@@ -56,7 +56,9 @@ public enum PluginScaffold {
         transaction.add(folder: staged, at: folder)
         transaction.write(WorkspaceLoader.fileName, bytes)
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
-        try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: AppWiring.Staged(definitions: [id: definitions]))
+        var facts = AppWiring.Staged(definitions: [id: definitions])
+        facts.manifests[id] = (folder, Array((package.files["Package.swift"] ?? "").utf8))
+        try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: facts)
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let wiredText = apps.isEmpty ? "" : " and added to the app\(apps.count == 1 ? "" : "s") \(apps.joined(separator: ", "))"
         return CommandResult(

@@ -38,7 +38,7 @@ public enum ListService {
         public var product: String
         /// The components listed as its content.
         public var components: [String]
-        /// Every component it links, its content's dependencies and the shell's included.
+        /// Every component it is made of: its content's dependencies, the shell's, and its features' runtime plugins.
         public var linked: [String]
         /// What a link to each left-out feature does: `not-in-app` or a web address.
         public var missing: [String: String]

@@ -78,6 +78,12 @@ public enum ScaffoldService {
         transaction.write(WorkspaceLoader.fileName, yaml)
         // The scaffold's module is the template's `<Name>Module`; its sources are only staged yet.
         var staged = AppWiring.Staged()
+        for package in packages { staged.manifests[package.name] = (package.folder, Array((package.files["Package.swift"] ?? "").utf8)) }
+        // The new interface's routes, which apps that leave the feature out answer for.
+        for package in packages where package.kind == .interface {
+            staged.routes[package.name] = package.files.filter { $0.key.hasPrefix("Sources/") && $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }
+                .flatMap { file in Array(file.value.utf8).withUnsafeBufferPointer { ImportScanner.scan($0).routes.map(\.pattern) } }
+        }
         if isTop {
             staged.modules[implementation.name] = [
                 PluginCatalog.Module(
