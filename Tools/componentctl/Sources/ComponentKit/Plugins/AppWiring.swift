@@ -54,7 +54,9 @@ public enum AppWiring {
         try checkSettings(workspace, catalog: catalog)
         let shell = AppPlan.shellComponents(analysis)
         let shellAPI = AppManifest.shellModules(analysis, publicOnly: true)
-        let plans = try workspace.apps.map { try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI, stagedRoutes: staged.routes) }
+        let plans = try workspace.apps.map {
+            try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI, stagedRoutes: staged.routes)
+        }
         var files: [String: [UInt8]] = [:]
         for plan in plans { files.merge(try AppSources.files(plan, workspace: workspace)) { _, new in new } }
         var stagedOwners: [String: Component] = [:]
@@ -148,10 +150,14 @@ extension AppWiring.Staged {
         for (name, manifest) in manifests {
             guard let component = workspace.component(named: name), let read = try? ManifestReader.read(manifest.bytes) else { continue }
             let folder = workspace.root.appendingPathComponent(manifest.folder, isDirectory: true)
-            var package = analysis.packages[name] ?? ComponentPackage(
-                component: component, manifestPath: manifest.folder + "/Package.swift", manifest: read, edges: [], unknownPaths: [], targets: [])
+            var package =
+                analysis.packages[name]
+                ?? ComponentPackage(
+                    component: component, manifestPath: manifest.folder + "/Package.swift", manifest: read, edges: [], unknownPaths: [], targets: [])
             package.edges = read.dependencies.compactMap { dependency in
-                guard let path = dependency.path, let target = byPath[URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path] else { return nil }
+                guard let path = dependency.path, let target = byPath[URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path] else {
+                    return nil
+                }
                 return ComponentEdge(from: name, to: target, location: dependency.location)
             }
             analysis.packages[name] = package
