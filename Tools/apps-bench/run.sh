@@ -2,7 +2,8 @@
 # Bundle apps, measured in one run (debug builds, the way a developer iterates):
 #   - the cold build of each app of components.yaml (a new, empty build folder each) against the first
 #     app, which is the anchor: an app of fewer components builds less;
-#   - the incremental build after touching one source file of a component every app contains;
+#   - the incremental build after a change to one source file of a component every app contains (a
+#     comment line appended, so the compiler sees new bytes; the file is restored at the end);
 #   - `componentctl run --focus COMPONENT` (FOCUS, default: cart) from a cold build folder against the
 #     first app's cold build and run: working on one component inside a real shell.
 # Timings report ratios against the anchor measured in this run; they follow the machine's load, so
@@ -13,7 +14,9 @@ root=$PWD
 tool=$root/Tools/componentctl/.build/debug/componentctl
 [ -x "$tool" ] || swift build --package-path Tools/componentctl --product componentctl
 scratch=$root/.build-bench-apps
-trap 'rm -rf "$scratch"' EXIT
+file=
+restore() { if [ -n "$file" ] && [ -f "$scratch/original.swift" ]; then cp "$scratch/original.swift" "$file"; fi; rm -rf "$scratch"; }
+trap restore EXIT
 rm -rf "$scratch"
 "$tool" sync >/dev/null
 
@@ -36,7 +39,7 @@ for entry in "${apps[@]}"; do
   echo "  $name ($product): ${cold[$name]} s"
 done
 
-# The first component every app lists, touched (same bytes, a new time stamp) before each rebuild.
+# The first component every app lists, changed (a comment appended) before each rebuild.
 shared=$("$tool" list --apps --format json | python3 -c '
 import json, sys
 apps = json.load(sys.stdin)
@@ -46,12 +49,13 @@ declare -A incremental
 if [ -n "$shared" ]; then
   path=$("$tool" list --format json | python3 -c 'import json, sys; print(next(r["path"] for r in json.load(sys.stdin) if r["name"] == sys.argv[1]))' "$shared")
   file=$(find "$path/Sources" -name '*.swift' | sort | head -n 1)
-  echo "== Incremental builds after touching $file (median of 3)"
+  cp "$file" "$scratch/original.swift"
+  echo "== Incremental builds after a change to $file (median of 3)"
   for entry in "${apps[@]}"; do
     name=${entry%% *} product=${entry##* }
     runs=()
-    for _ in 1 2 3; do
-      touch "$file"
+    for run in 1 2 3; do
+      echo "// apps-bench $name $run" >>"$file"
       start=$(now)
       swift build --product "$product" --scratch-path "$scratch/$name" >/dev/null 2>&1
       runs+=("$(seconds "$start" "$(now)")")
@@ -63,15 +67,13 @@ fi
 
 focus=${FOCUS:-cart}
 echo "== run --focus $focus from a cold build folder, against $anchor built cold and run"
-start=$(now)
-SHOP_DATA_DIR=$(mktemp -d) "$tool" run --focus "$focus" -- help >/dev/null
-rm -rf "$root/.build/componentctl/focus-$focus/.build"
+rm -rf "$root/.build/componentctl/focus-$focus"
 start=$(now)
 SHOP_DATA_DIR=$(mktemp -d) "$tool" run --focus "$focus" -- help >/dev/null
 focused=$(seconds "$start" "$(now)")
 start=$(now)
 SHOP_DATA_DIR=$(mktemp -d) "$scratch/$anchor/debug/$anchor_product" help >/dev/null
-full=$(python3 -c "import sys; print(f'{float(sys.argv[1]) + float(sys.argv[2]) - float(sys.argv[3]) + float(sys.argv[4]):.1f}')" "${cold[$anchor]}" "$(now)" "$start" 0)
+full=$(python3 -c "import sys; print(f'{float(sys.argv[1]) + float(sys.argv[2]) - float(sys.argv[3]):.1f}')" "${cold[$anchor]}" "$(now)" "$start")
 
 echo
 echo "Results (anchor: $anchor, measured in this run)"

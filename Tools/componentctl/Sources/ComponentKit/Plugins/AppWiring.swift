@@ -52,6 +52,11 @@ public enum AppWiring {
         catalog.definitions.merge(staged.definitions) { _, new in new }
         catalog.modules.merge(staged.modules) { _, new in new }
         try checkSettings(workspace, catalog: catalog)
+        for app in workspace.apps {
+            if let owner = analysis.moduleOwners[app.product] ?? analysis.moduleOwners.first(where: { $0.key.lowercased() == app.product.lowercased() })?.value {
+                throw refusal("the product '\(app.product)' of app '\(app.name)' is also a target of component '\(owner)'; give the app another 'product:'")
+            }
+        }
         let shell = AppPlan.shellComponents(analysis)
         let shellAPI = AppManifest.shellModules(analysis, publicOnly: true)
         let plans = try workspace.apps.map {
@@ -85,9 +90,13 @@ public enum AppWiring {
             transaction.write(path, bytes)
             changed.append(path)
         }
-        let manifest =
-            try transaction.pendingWrite("Package.swift").map { String(decoding: $0, as: UTF8.self) }
-            ?? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard
+            let manifest = transaction.pendingWrite("Package.swift").map({ String(decoding: $0, as: UTF8.self) })
+                ?? FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path).flatMap({ String(data: $0, encoding: .utf8) })
+        else {
+            guard workspace.apps.isEmpty else { throw refusal("the root has no readable Package.swift (UTF-8) to add the apps' targets to") }
+            return changed
+        }
         guard let withApps = AppManifest.block.rewriting(manifest, { _ in output.manifestBlock }) else {
             // A workspace without apps may keep a hand-written manifest.
             guard workspace.apps.isEmpty else {
