@@ -53,7 +53,8 @@ public enum AppWiring {
         catalog.modules.merge(staged.modules) { _, new in new }
         try checkSettings(workspace, catalog: catalog)
         for app in workspace.apps {
-            if let owner = analysis.moduleOwners[app.product] ?? analysis.moduleOwners.first(where: { $0.key.lowercased() == app.product.lowercased() })?.value {
+            if let owner = analysis.moduleOwners[app.product] ?? analysis.moduleOwners.first(where: { $0.key.lowercased() == app.product.lowercased() })?.value
+            {
                 throw refusal("the product '\(app.product)' of app '\(app.name)' is also a target of component '\(owner)'; give the app another 'product:'")
             }
         }
