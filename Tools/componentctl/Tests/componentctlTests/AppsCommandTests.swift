@@ -66,6 +66,18 @@ import TestSupport
         let module = try tool(scratch, "sync", "--check")
         #expect(module.status == 1)
         #expect(module.output.contains("Apps/full/GeneratedApp.swift, Apps/shelf-only/GeneratedApp.swift"))
+        // A file an app embeds, and its settings.
+        try scratch.write("App/Config/layout.json", "{\"title\": \"Shelf\"}\n")
+        try scratch.replace(
+            in: "components.yaml", "    components: [shelf, reader]\n",
+            with: "    components: [shelf, reader]\n    home-layout: App/Config/layout.json\n    settings:\n      LIBRARY_LOG: 1\n")
+        #expect(try tool(scratch, "sync").status == 0)
+        let full = try scratch.read("Apps/full/GeneratedApp.swift")
+        #expect(full.contains(#"homeLayout: "{\"title\": \"Shelf\"}\n","#))
+        #expect(full.contains("settings: [\n                \"LIBRARY_LOG\": \"1\",\n            ],"))
+        try scratch.write("App/Config/layout.json", "{\"title\": \"Books\"}\n")
+        #expect(try tool(scratch, "sync", "--check").status == 1, "an embedded file changed")
+        #expect(try tool(scratch, "sync").status == 0)
         // A hand edit of a generated file.
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.replace(in: "Apps/full/main.swift", "exit(status)", with: "exit(0)")

@@ -37,8 +37,6 @@ public enum AppWiring {
         public var manifestBlock: String
         /// The components the root package depends on directly.
         public var packages: [Component]
-        /// The plans the files come from.
-        public var plans: [AppPlan]
     }
 
     /// The generated wiring, or nil for a workspace with neither apps nor a shell (App/Shell).
@@ -74,7 +72,7 @@ public enum AppWiring {
         let shellModules = AppManifest.shellModules(analysis)
         let block = try AppManifest.contents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
         let packages = AppManifest.directComponents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
-        return Output(files: files, manifestBlock: block, packages: packages, plans: plans)
+        return Output(files: files, manifestBlock: block, packages: packages)
     }
 
     /// Adds to `transaction` every generated file that differs from the disk, the `apps` block of
