@@ -136,8 +136,11 @@ extension Trait where Self == ConditionTrait {
         }
     }
 
-    /// Runs the test only when the workspace declares the app `name`.
-    static func requiresApp(_ name: String) -> Self {
-        .enabled("needs the app \(name)") { try AppProcess.apps()[name] != nil }
+    /// Runs the test only when the workspace declares the app `name` and has every one of `components`
+    /// (in that app or not).
+    static func requiresApp(_ name: String, workspaceHas components: String...) -> Self {
+        .enabled("needs the app \(name) and the components \(components.joined(separator: ", "))") {
+            try AppProcess.apps()[name] != nil && AppProcess.componentNames(ofApp: nil).isSuperset(of: components)
+        }
     }
 }

@@ -16,7 +16,7 @@ import Testing
         }
     }
 
-    @Test(.requiresApp("shop-lite")) func shopLiteSaysAnOrderLinkIsNotInTheAppAndOpensAccountPagesOnTheWeb() throws {
+    @Test(.requiresApp("shop-lite", workspaceHas: "order", "user")) func shopLiteSaysAnOrderLinkIsNotInTheAppAndOpensAccountPagesOnTheWeb() throws {
         let lite = AppProcess(product: try #require(try AppProcess.apps()["shop-lite"]))
         let order = try lite.run(["open", "shop://order/list"])
         #expect(order.status == 0)
@@ -31,7 +31,7 @@ import Testing
         #expect(unknown.output.contains("== Page not found =="))
     }
 
-    @Test(.requiresApp("shop-lite")) func shopLiteHasItsOwnHomeAndACartThatWorks() throws {
+    @Test(.requiresApp("shop-lite", workspaceHas: "home", "product", "cart")) func shopLiteHasItsOwnHomeAndACartThatWorks() throws {
         let lite = AppProcess(product: try #require(try AppProcess.apps()["shop-lite"]))
         let session = try lite.run([], input: "shop://cart/add/1\nhome\nquit\n")
         #expect(session.status == 0, "\(session.error)")
