@@ -78,6 +78,11 @@ import TestSupport
         try scratch.write("App/Config/layout.json", "{\"title\": \"Books\"}\n")
         #expect(try tool(scratch, "sync", "--check").status == 1, "an embedded file changed")
         #expect(try tool(scratch, "sync").status == 0)
+        try scratch.write("App/Config/layout.json", "{\"title\": \n")
+        let broken = try tool(scratch, "sync")
+        #expect(broken.status == 2)
+        #expect(broken.error.contains("'App/Config/layout.json', named in components.yaml's apps, is not valid JSON"))
+        try scratch.write("App/Config/layout.json", "{\"title\": \"Books\"}\n")
         // A hand edit of a generated file.
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.replace(in: "Apps/full/main.swift", "exit(status)", with: "exit(0)")

@@ -85,6 +85,10 @@ enum AppSources {
         else {
             throw AppWiring.refusal("'\(path)', named in components.yaml's apps, cannot be read as UTF-8 text")
         }
+        // The app would refuse to start with it: say so now, with the file's name.
+        guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+            throw AppWiring.refusal("'\(path)', named in components.yaml's apps, is not valid JSON")
+        }
         return swiftString(text)
     }
 }
