@@ -192,8 +192,14 @@ public struct AppRunner: Sendable {
             errorOutput("error: the app cannot start: \(error)\n")
             return 2
         }
+        // An interrupt (Ctrl-C) or a termination request ends the run as cleanly as `quit` does.
+        let interrupts = InterruptWatch { signal in
+            app.runtimePlugins?.finishRun()
+            exit(128 + signal)
+        }
         let status = await body(app)
-        await app.modules.send(.terminate)
+        interrupts.stop()
+        await app.finish()
         return status
     }
 

@@ -13,6 +13,8 @@ public struct Bootstrap: Sendable {
     public let modules: ModuleManager
     /// Where the database lives.
     public let databasePath: String
+    /// The runtime plugins, when this start could use them.
+    let runtimePlugins: RuntimePluginManager?
 
     /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
     /// declaration), registers every module in dependency order and announces `launch`; `log` gets a line
@@ -50,7 +52,14 @@ public struct Bootstrap: Sendable {
         let loaded = runtimePlugins?.loadInstalled(into: router, settings: environment) ?? []
         let manager = try ModuleManager(modules: modules + loaded, context: context)
         await manager.send(.launch)
-        return Bootstrap(router: router, modules: manager, databasePath: path)
+        return Bootstrap(router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins)
+    }
+
+    /// Ends the run cleanly: modules hear `terminate`, and the runtime plugins on trial that loaded have
+    /// now run once (a run that never gets here is counted as a crash).
+    public func finish() async {
+        await modules.send(.terminate)
+        runtimePlugins?.finishRun()
     }
 }
 

@@ -32,6 +32,7 @@ struct PluginsCommand {
                 for plugin in installed {
                     var line = "\(plugin.id) \(plugin.current ?? "(none loads)")"
                     if let pending = plugin.pending { line += ", update to \(pending) loads at the next start" }
+                    if plugin.held { line += ", held (installed by version; 'App plugins update \(plugin.id)' moves it)" }
                     if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
                     runner.output(line + "\n")
                 }
@@ -51,17 +52,17 @@ struct PluginsCommand {
                 guard let id = parts.first, PluginID.isValid(id), parts.count == 1 || PluginVersion(parts[1]) != nil else {
                     return usage("install takes a plugin id and optionally @VERSION, like campaign or campaign@1.2.0")
                 }
-                let wasInstalled = try manager.installed().contains { $0.id == id && $0.current != nil }
-                let version = try await manager.install(id, version: parts.count == 2 ? parts[1] : nil)
-                runner.output(
-                    wasInstalled
-                        ? "Installed \(id) \(version); it loads at the next start (the installed version stays until it has loaded once).\n"
-                        : "Installed \(id) \(version); it loads at the next start.\n")
+                let result = try await manager.install(id, version: parts.count == 2 ? parts[1] : nil)
+                runner.output(Self.describe(result))
             case ("update", 1), ("update", 2):
-                let updated = try await manager.update(arguments.count == 2 ? arguments[1] : nil)
-                runner.output(
-                    updated.isEmpty
-                        ? "Everything is up to date.\n" : updated.map { "Updated \($0); it loads at the next start.\n" }.joined())
+                let id = arguments.count == 2 ? arguments[1] : nil
+                if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like campaign, or none for every installed plugin") }
+                guard try !manager.installed().isEmpty else {
+                    runner.output("No runtime plugins are installed. 'App plugins available' lists the feed's.\n")
+                    return 0
+                }
+                let results = try await manager.update(id)
+                runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(Self.describe).joined())
             case ("remove", 2):
                 try manager.remove(arguments[1])
                 runner.output("Removed \(arguments[1]).\n")
@@ -72,6 +73,22 @@ struct PluginsCommand {
         } catch {
             runner.errorOutput("error: \(error)\n")
             return 1
+        }
+    }
+
+    static func describe(_ result: InstallResult) -> String {
+        switch result.change {
+        case .installed: "Installed \(result.id) \(result.version); it loads at the next start.\n"
+        case .waiting: "Installed \(result.id) \(result.version); it loads at the next start (the installed version stays until it has run once).\n"
+        case .unchanged: "\(result.id) \(result.version) is installed already.\n"
+        }
+    }
+
+    static func describe(_ result: UpdateResult) -> String {
+        switch result {
+        case .updated(let id, let from, let to): "Updated \(id) \(from ?? "(none loaded)") -> \(to); it loads at the next start.\n"
+        case .held(let id, let version): "\(id) stays at \(version): it was installed by version. 'App plugins update \(id)' moves it.\n"
+        case .noFit(let id, let reason): "\(id): no version in the feed can load in this App (\(reason)).\n"
         }
     }
 

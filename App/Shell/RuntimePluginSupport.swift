@@ -96,8 +96,8 @@ enum AppRuntimePlugins {
                 if let match, let id {
                     manager.report("Installing plugin \(id) to open \(url)...\n")
                     do {
-                        let version = try await manager.install(match)
-                        manager.report("Installed \(id) \(version).\n")
+                        let result = try await manager.install(match)
+                        manager.report("Installed \(id) \(result.version).\n")
                     } catch {
                         var screen = Screen(title: "Plugin not installed")
                         screen.text("'\(url)' needs the plugin '\(id)', which could not be installed: \(error)")

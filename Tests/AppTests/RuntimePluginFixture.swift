@@ -130,11 +130,15 @@ final class FeedServer: Sendable {
     let process: Process
     let url: String
 
+    /// The file each request's path is appended to.
+    let log: URL
+
     init(_ feed: URL, mode: String = "ok") throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/feed_server.py")
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("feed-requests-\(UUID().uuidString).log")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, feed.path, mode]
+        process.arguments = ["python3", script.path, feed.path, mode, log.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -148,10 +152,16 @@ final class FeedServer: Sendable {
         url = "http://127.0.0.1:\(port)/"
     }
 
+    /// The paths requested so far, in order.
+    var requests: [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
     /// Stops the server with SIGKILL: a child can inherit a mask that blocks SIGTERM from a test runner's thread.
     func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
     }
 }
 

@@ -33,7 +33,7 @@ struct RuntimePluginKillTests {
         let started = Date()
         let timing = AppProcess.withPlugins(configuration, data: scratch.appendingPathComponent("timing"))
         try FileManager.default.copyItem(at: prepared, to: timing.dataDirectory)
-        #expect(try timing.run(["plugins", "update"]).status == 0)
+        #expect(try timing.run(["plugins", "update", "campaign"]).status == 0)
         let updateTime = Date().timeIntervalSince(started)
 
         var outcomes: [String: Int] = [:]
@@ -41,7 +41,8 @@ struct RuntimePluginKillTests {
             let fresh = trial % 10 == 9 // every tenth trial installs into an empty store instead
             var app = AppProcess.withPlugins(configuration, data: scratch.appendingPathComponent("trial-\(trial)"))
             if !fresh { try FileManager.default.copyItem(at: prepared, to: app.dataDirectory) }
-            let command = fresh ? ["plugins", "install", "campaign"] : ["plugins", "update"]
+            // The prepared store holds 1.0.0 installed by version: an update names the plugin to move it.
+            let command = fresh ? ["plugins", "install", "campaign"] : ["plugins", "update", "campaign"]
             let what: String
             switch trial % 3 {
             case 0:

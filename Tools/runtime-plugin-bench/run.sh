@@ -5,7 +5,10 @@
 #   - what linking the shared host libraries (the ...Dynamic products) costs a start: the App built with
 #     them against the App built without them (SHOP_PLUGIN_HOST=0);
 #   - installing a plugin from a feed on loopback against curl + sha256sum + tar of the same archive
-#     (goal: at most 1.5x). Timings report; they follow the machine's load, so nothing fails on them.
+#     (goal: at most 1.5x), twice: inside a running App (its shell's `plugins install`, as a user or a
+#     first tap installs: the time the shell takes with the install minus the time it takes without) and
+#     as one `App plugins install` command (which also pays the App's process start).
+#     Timings report; they follow the machine's load, so nothing fails on them.
 # The three plugins are the sample's campaign and two copies of it under other names, released and
 # packed in a scratch clone of this workspace.
 set -euo pipefail
@@ -91,7 +94,13 @@ hyperfine -N --warmup 2 --runs 20 --export-json "$work/install.json" \
   --prepare "rm -rf $work/install-data $work/baseline" \
   -n "App plugins install" "env SHOP_DATA_DIR=$work/install-data $app plugins install campaign" \
   -n "curl + sha256sum + tar" "sh -c 'mkdir -p $work/baseline && curl -sf -o $work/baseline/a.tar http://127.0.0.1:$port/plugins/campaign/campaign-1.0.1.tar && sha256sum $work/baseline/a.tar >/dev/null && tar -xf $work/baseline/a.tar -C $work/baseline'" \
-  -n "App help (the process alone)" "env SHOP_DATA_DIR=$work/install-data $app help" >/dev/null
+  -n "App help (the process alone)" "env SHOP_DATA_DIR=$work/install-data $app help" \
+  -n "App shell: plugins install, quit" "sh -c 'printf \"plugins install campaign\\nquit\\n\" | env SHOP_DATA_DIR=$work/install-data $app >/dev/null'" \
+  -n "App shell: quit" "sh -c 'printf \"quit\\n\" | env SHOP_DATA_DIR=$work/install-data $app >/dev/null'" >/dev/null
+# The shell's install must really have installed: a run whose install failed would flatter the figure.
+rm -rf "$work/install-data"
+printf 'plugins install campaign\nquit\n' | SHOP_DATA_DIR=$work/install-data "$app" >/dev/null 2>&1
+[ "$(SHOP_DATA_DIR=$work/install-data "$app" plugins list)" = "campaign 1.0.1" ] || { echo "error: the shell's install did not install" >&2; exit 1; }
 
 python3 - "$work/start.json" "$work/install.json" "$(stat -c %s "$archive")" <<'PY'
 import json, sys
@@ -107,10 +116,11 @@ print("  the shared host libraries cost a start %+.1f ms (%.2fx the App without 
 print("  one runtime plugin's load (signature, hash, dlopen, registration), per plugin: %.1f ms (1 plugin) / %.1f ms (3 plugins)"
       % (start["1 plugin"] - s0, (start["3 plugins"] - s0) / 3))
 app, base, process = install["App plugins install"], install["curl + sha256sum + tar"], install["App help (the process alone)"]
-ratio = app / base
-print("Install of a %d KB archive from a feed on loopback (mean of 20 runs):" % (size // 1024))
-print("  App plugins install %.1f ms, curl + sha256sum + tar %.1f ms: %.2fx (goal: at most 1.5x, %s)"
-      % (app, base, ratio, "met" if ratio <= 1.5 else "missed"))
-print("  of which the App's process start (App help) %.1f ms; the install itself (index, signatures, download, hashes,"
-      " fsynced store) %.1f ms: %.2fx the baseline" % (process, app - process, (app - process) / base))
+in_app = install["App shell: plugins install, quit"] - install["App shell: quit"]
+print("Install of a %d KB archive from a feed on loopback (mean of 20 runs; baseline curl + sha256sum + tar %.1f ms):" % (size // 1024, base))
+print("  in a running App (its shell's plugins install: the index and its signature, the download, two signatures,"
+      " two SHA-256, the fsynced store): %.1f ms = %.2fx (goal: at most 1.5x, %s)"
+      % (in_app, in_app / base, "met" if in_app / base <= 1.5 else "missed"))
+print("  as one command, App plugins install: %.1f ms = %.2fx; of it the App's process start (App help) is %.1f ms,"
+      " which the baseline's three small programs do not pay" % (app, app / base, process))
 PY

@@ -11,13 +11,13 @@ let package = Package(
         .package(path: "../../Foundation/PluginFeed"),
     ],
     targets: [
-        .target(name: "CFeedTransfer", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "RuntimePlugins", dependencies: ["CFeedTransfer", "Router", "PluginFeed"]),
+        .target(name: "CPluginHost", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "RuntimePlugins", dependencies: ["CPluginHost", "Router", "PluginFeed"]),
         .testTarget(name: "RuntimePluginsTests", dependencies: ["RuntimePlugins", "PluginFeed", "Router"]),
     ]
 )
 
 // `public import` marks what a module's API exposes; every other import stays internal.
-for target in package.targets where target.name != "CFeedTransfer" {
+for target in package.targets where target.name != "CPluginHost" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
 }

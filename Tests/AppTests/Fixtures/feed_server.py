@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """A static file server for the runtime plugin tests, on loopback, that can misbehave on purpose.
 
-Usage: feed_server.py FOLDER MODE. It prints the port it listens on, then serves FOLDER until killed.
+Usage: feed_server.py FOLDER MODE [LOG]. It prints the port it listens on, then serves FOLDER until
+killed; with LOG, it appends each request's path to that file.
 MODE: ok (Range supported), 404 (every request), 500-twice (the first two archive requests fail),
 stall (archives: headers, a few bytes, then silence), truncate-once (the first archive response ends
 early; Range requests then resume), truncate (every archive response ends early), no-range (as
 truncate-once, but Range is ignored: the retry gets the whole file again), redirect (every file is
-answered with a 302 to the same path with a query).
+answered with a 302 to the same path with a query), trickle (archives: a byte every half second),
+html (every file is an HTML error page with status 200, as a misconfigured server or a portal sends),
+stall-all (every request: headers, then silence).
 """
 import http.server
 import os
@@ -15,6 +18,7 @@ import threading
 import time
 
 folder, mode = sys.argv[1], sys.argv[2]
+log = sys.argv[3] if len(sys.argv) > 3 else None
 counts = {"archive": 0}
 lock = threading.Lock()
 
@@ -26,6 +30,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if log:
+            with lock, open(log, "a") as file:
+                file.write(self.path + "\n")
+        if mode == "stall-all":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.flush()
+            time.sleep(60)
+            return
+        if mode == "html":
+            page = b"<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return
         if mode == "redirect" and "?" not in self.path:
             self.send_response(302)
             self.send_header("Location", self.path + "?moved=1")
@@ -57,6 +79,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
+        if archive and mode == "trickle":
+            for byte in body:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.5)
+            return
         if archive and mode == "stall":
             self.wfile.write(body[:100])
             self.wfile.flush()

@@ -68,4 +68,55 @@ struct RealBuildTests {
         #expect(try scratch.snapshot() == state)
         #expect(try tool(scratch, ["new", core, "--layer", "core"]).output.hasPrefix("Created \(core.lowercased()) at Packages/Core/\(core)."))
     }
+
+    @Test func aPackWhoseReleaseDoesNotBuildNamesTheFilesAsTheyAreAtTheTag() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.write(
+            "Packages/Plugins/Glitter/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "Glitter",
+                products: [.library(name: "Glitter", type: .dynamic, targets: ["Glitter"])],
+                targets: [.target(name: "Glitter")]
+            )
+            """)
+        try scratch.write(
+            "Packages/Plugins/Glitter/Sources/Glitter/Glitter.swift",
+            """
+            // A release that does not compile.
+            let broken: Int = "not a number"
+
+            func wire(_ router: Router) throws { try router.register("app://glitter/:name") { _ in nil } }
+
+            @_cdecl("glitter_plugin_entry")
+            public func glitterPluginEntry() -> UnsafeMutableRawPointer? { nil }
+
+            """)
+        try scratch.replace(
+            in: "components.yaml", "\n  shelf-interface:",
+            with: """
+
+                  glitter:
+                    path: Packages/Plugins/Glitter
+                    layer: business
+                    kind: plugin
+                    extends: shelf-interface/badges
+                    runtime: true
+                    version: 1.0.0
+
+                  shelf-interface:
+                """)
+        try scratch.commitAsNewRepository()
+        #expect(try tool(scratch, ["release", "glitter", "1.0.1"]).status == 0)
+        let key = scratch.root.deletingLastPathComponent().appendingPathComponent("signing.key")
+        #expect(try ToolProcess.run(["plugin", "keygen", "--key", key.path]).status == 0)
+        let pack = try tool(scratch, ["plugin", "pack", "glitter", "1.0.1", "--key", key.path])
+        #expect(pack.status == 4)
+        #expect(pack.error.contains("Packages/Plugins/Glitter/Sources/Glitter/Glitter.swift:2:"), "\(pack.error)")
+        #expect(pack.error.contains("git show glitter@1.0.1:Packages/Plugins/Glitter/..."))
+        #expect(!pack.error.contains(".pack-"), "the build's folder is gone: no path names it")
+    }
+
 }

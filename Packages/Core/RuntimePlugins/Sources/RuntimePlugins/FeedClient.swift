@@ -1,5 +1,5 @@
 public import Foundation
-import CFeedTransfer
+import CPluginHost
 import PluginFeed
 
 /// Fetches from a plugin feed (`http://`, `https://` or `file://`): bounded in size, with an idle
@@ -14,6 +14,8 @@ public struct FeedClient: Sendable {
     public var timeout: TimeInterval
     /// Attempts per file (the first included).
     public var attempts = 3
+    /// The slowest transfer accepted, in bytes a second averaged over `timeout` (0: any).
+    public var minimumRate = 0
     /// Hears bytes received and the expected total of each transfer.
     public var progress: @Sendable (_ received: Int, _ total: Int) -> Void = { _, _ in }
 
@@ -69,7 +71,7 @@ public struct FeedClient: Sendable {
         for attempt in 0..<attempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(250 << attempt)) }
             if let expected, sink.written == expected { return }
-            if let failure = await sink.transfer(url, timeout: timeout) {
+            if let failure = await sink.transfer(url, timeout: timeout, minimumRate: minimumRate) {
                 lastError = FeedError("downloading \(url.absoluteString) failed: \(failure.reason)")
                 if !failure.retry { break }
                 continue

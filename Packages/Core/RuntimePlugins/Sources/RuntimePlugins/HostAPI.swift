@@ -1,3 +1,4 @@
+import CPluginHost
 import Foundation
 import PluginFeed
 
@@ -27,16 +28,21 @@ public enum SwiftRuntime {
     /// The identity of the `libswiftCore.so` this process loaded; throws when the standard library is
     /// linked statically (such an App cannot load plugins: they would bring a second runtime).
     public static func loadedLibraryIdentity() throws -> String {
-        // The process's mappings name each loaded library's file (dladdr is a GNU extension Swift does not see).
+        // Read from the loaded library's notes in memory: no file is opened on the way to a start.
+        var id = [UInt8](repeating: 0, count: 64)
+        let length = plugin_host_loaded_build_id("/libswiftCore.so", &id, Int32(id.count))
+        if length > 0 { return "gnu-build-id:" + id.prefix(Int(length)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+        guard length == 0 else {
+            throw FeedError("this App links Swift's standard library statically, so it cannot load runtime plugins; build it without --static-swift-stdlib")
+        }
+        // A runtime built without a build ID is known by its file's hash: the process's mappings name the file.
         // Read to the end: /proc files report a size of 0, which whole-file readers trust.
         let maps =
             (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
             ?? ""
         let path = maps.split(separator: "\n").lazy.compactMap { line in line.split(separator: " ", omittingEmptySubsequences: true).last }
             .first { $0.hasSuffix("/libswiftCore.so") }
-        guard let path else {
-            throw FeedError("this App links Swift's standard library statically, so it cannot load runtime plugins; build it without --static-swift-stdlib")
-        }
+        guard let path else { throw FeedError("the Swift runtime library this App runs on cannot be found in its memory map") }
         return try RuntimeIdentity.of(library: URL(fileURLWithPath: String(path)))
     }
 }

@@ -46,11 +46,12 @@ public struct PluginStore: Sendable {
 
     /// Runs `body` on the state while holding the store's lock, writes the state back if it changed, and
     /// removes what the state no longer names. Everything that writes into the store runs in here, so
-    /// one process never removes what another is about to name.
+    /// one process never removes what another is about to name. Throws ``StoreUnwritable`` when the
+    /// folder cannot be written.
     func change<T>(_ body: (inout StoreState) throws -> T) throws -> T {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try makeFolder(folder)
         let descriptor = open(folder.appendingPathComponent("lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FeedError("cannot open the plugin store's lock in \(folder.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw StoreUnwritable(folder: folder, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw FeedError("cannot lock the plugin store: \(String(cString: strerror(errno)))") }
@@ -63,11 +64,51 @@ public struct PluginStore: Sendable {
         return result
     }
 
+    /// Creates `url` and the folders above it, as `mkdir -p`; throws ``StoreUnwritable`` with the reason.
+    func makeFolder(_ url: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw StoreUnwritable(folder: url, reason: "it is a file, not a folder") }
+            return
+        }
+        try makeFolder(url.deletingLastPathComponent())
+        guard mkdir(url.path, 0o755) == 0 || errno == EEXIST else { throw StoreUnwritable(folder: url, reason: String(cString: strerror(errno))) }
+    }
+
     private func write(_ state: StoreState) throws {
         checkpoint("state-write")
         try Self.writeAtomically(try FeedJSON.encode(state), to: stateURL)
         checkpoint("state-written")
     }
+
+    /// A new download file for the archive whose SHA-256 is `sha256`, named for this process and
+    /// locked while it lives.
+    func downloadFile(named sha256: String) throws -> DownloadFile {
+        let downloads = folder.appendingPathComponent("downloads")
+        try makeFolder(downloads)
+        let url = downloads.appendingPathComponent("\(sha256)-\(getpid()).part")
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw StoreUnwritable(folder: downloads, reason: String(cString: strerror(errno))) }
+        _ = flock(descriptor, LOCK_EX)
+        return DownloadFile(url: url, lock: descriptor)
+    }
+
+    /// The index fetched last, if any (a cache: its signature and sequence are checked by the reader).
+    func lookupCopy() -> IndexCopy? {
+        FileManager.default.contents(atPath: lookupCopyURL.path).flatMap { try? JSONDecoder().decode(IndexCopy.self, from: $0) }
+    }
+
+    /// Keeps `copy` as the index fetched last; a cache, so a failure to write it is no error and it is not synced.
+    func keepLookupCopy(_ copy: IndexCopy) {
+        guard (try? makeFolder(folder)) != nil, let data = try? JSONEncoder().encode(copy) else { return }
+        let temporary = folder.appendingPathComponent(".lookup-index.\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data), rename(temporary.path, lookupCopyURL.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+    }
+
+    private var lookupCopyURL: URL { folder.appendingPathComponent("lookup-index.json") }
 
     /// Puts a verified plugin's files at their version folder (staged, fsynced, renamed); the state does
     /// not name it yet. Call it inside ``change(_:)``.
@@ -77,9 +118,9 @@ public struct PluginStore: Sendable {
             // Left by an install the state never recorded, or an earlier copy: replaced, never trusted.
             try FileManager.default.removeItem(at: target)
         }
-        try FileManager.default.createDirectory(at: stagingFolder, withIntermediateDirectories: true)
+        try makeFolder(stagingFolder)
         let staged = stagingFolder.appendingPathComponent("\(plugin.manifest.id)-\(plugin.manifest.version)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: staged, withIntermediateDirectories: false)
+        try makeFolder(staged)
         var renamed = false
         defer { if !renamed { try? FileManager.default.removeItem(at: staged) } }
         for (name, data) in [
@@ -89,7 +130,7 @@ public struct PluginStore: Sendable {
             checkpoint("unpacked \(name)")
         }
         try Self.syncFolder(staged)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try makeFolder(target.deletingLastPathComponent())
         checkpoint("rename")
         guard rename(staged.path, target.path) == 0 else {
             throw FeedError("cannot move the plugin into \(target.path): \(String(cString: strerror(errno)))")
@@ -103,6 +144,19 @@ public struct PluginStore: Sendable {
     private func removeUnused(keeping state: StoreState) {
         let manager = FileManager.default
         try? manager.removeItem(at: stagingFolder)
+        // Download files nobody holds: left by a killed install (a live one holds its lock). A file
+        // younger than a minute may be one whose creator has not locked it yet.
+        let downloads = folder.appendingPathComponent("downloads")
+        for name in (try? manager.contentsOfDirectory(atPath: downloads.path)) ?? [] {
+            let path = downloads.appendingPathComponent(name).path
+            guard let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date, Date().timeIntervalSince(modified) > 60 else {
+                continue
+            }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
+        }
         for id in (try? manager.contentsOfDirectory(atPath: versionsFolder.path)) ?? [] {
             let kept = state.plugins[id]?.kept ?? []
             for version in (try? manager.contentsOfDirectory(atPath: versionsFolder.appendingPathComponent(id).path)) ?? [] where !kept.contains(version) {
@@ -164,5 +218,26 @@ public struct PluginStore: Sendable {
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         _ = fsync(descriptor)
+    }
+}
+
+/// A download's file, locked by this process until ``discard()`` removes it.
+struct DownloadFile {
+    let url: URL
+    let lock: Int32
+
+    func discard() {
+        unlink(url.path)
+        close(lock)
+    }
+}
+
+/// The store's folder cannot be written: read-only, not a folder, no permission, no space.
+struct StoreUnwritable: Error, CustomStringConvertible {
+    var folder: URL
+    var reason: String
+
+    var description: String {
+        "the plugin store \(folder.path) cannot be written (\(reason)). Make it a writable folder, or choose another data folder with SHOP_DATA_DIR."
     }
 }

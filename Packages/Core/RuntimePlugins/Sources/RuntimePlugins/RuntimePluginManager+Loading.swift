@@ -6,9 +6,10 @@ extension RuntimePluginManager {
     /// Loads every installed plugin into `router` and returns their modules (for lifecycle events). Never
     /// throws: a plugin that cannot load is reported and left out, and the App goes on.
     ///
-    /// An update waiting is tried first; if it fails to load, or a start finds that loading it crashed
-    /// the App twice, it is marked bad and the version before it loads instead. A version loads only
-    /// after its signature and hash are checked again.
+    /// An update waiting is tried first; a version that fails to load is marked bad and the one before it
+    /// loads instead. A version stays on trial until a run that loaded it ends cleanly (``finishRun()``):
+    /// two runs that died meanwhile (a crash while loading or later) mark it bad, and the version it
+    /// replaced is used again. Every load checks the signature and the hash again.
     public func loadInstalled(into router: Router, settings: [String: String] = [:]) -> [any AppModule] {
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return [] }
         let plan: [(id: String, tries: [String])]
@@ -16,15 +17,10 @@ extension RuntimePluginManager {
             plan = try store.change { state in
                 state.plugins.keys.sorted().compactMap { id in
                     guard var entry = state.plugins[id] else { return nil }
-                    if let attempt = entry.attempt, attempt.count >= 2 {
-                        report("warning: plugin \(id) \(attempt.version) crashed the App twice while loading; it is marked bad and left out\n")
-                        markBad(attempt.version, in: &entry)
-                    }
+                    countCrashes(id, in: &entry)
                     var tries = [entry.pending, entry.current].compactMap { $0 }
                     if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
-                    if let first = tries.first {
-                        entry.attempt = StoreState.Attempt(version: first, count: entry.attempt?.version == first ? (entry.attempt?.count ?? 0) + 1 : 1)
-                    }
+                    if let first = tries.first { beginRun(of: first, in: &entry) }
                     state.plugins[id] = entry
                     return tries.isEmpty ? nil : (id, tries)
                 }
@@ -58,10 +54,10 @@ extension RuntimePluginManager {
                     guard var entry = state.plugins[id] else { continue }
                     for version in result.failed { markBad(version, in: &entry) }
                     if let loaded = result.loaded, loaded == entry.pending {
+                        if let current = entry.current, current != loaded { entry.previous = current }
                         entry.current = loaded
                         entry.pending = nil
                     }
-                    entry.attempt = nil
                     state.plugins[id] = entry
                 }
             }
@@ -71,49 +67,67 @@ extension RuntimePluginManager {
         return modules
     }
 
+    /// Ends this process's run of the plugins it loaded: each version on trial that it loaded has now run
+    /// to a clean exit, so it is trusted and the version it replaced is deleted. The App calls it when it
+    /// quits (the end of input, `quit`, an interrupt), never after a crash.
+    public func finishRun() {
+        let mark = RunMark.current
+        guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return }
+        do {
+            try store.change { state in
+                for (id, var entry) in state.plugins where entry.trial?.runs.contains(mark) == true {
+                    entry.trial = nil
+                    entry.previous = nil
+                    state.plugins[id] = entry
+                }
+            }
+        } catch {
+            report("warning: the plugin store could not record that this run ended cleanly: \(error)\n")
+        }
+    }
+
     /// Loads `id` at `version` now (after an install); returns its module.
     public func loadNow(_ id: String, into router: Router, settings: [String: String] = [:]) throws -> (any AppModule)? {
-        guard let version = try store.readState().plugins[id]?.current else { throw FeedError("'\(id)' is not installed") }
-        return try load(id, version, into: router, settings: settings)
-    }
-
-    /// A plugin of the feed that declares a link, and the index that says so.
-    public struct FeedMatch: Sendable {
-        /// The plugin's id.
-        public let id: String
-        let index: FeedIndex
-    }
-
-    /// The plugin of the feed whose declared routes match `url` and that is not installed, if any.
-    public func feedPlugin(opening url: String) async throws -> FeedMatch? {
-        let index = try await fetchIndex()
-        let installed = try store.readState().plugins
-        for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
-            let fitting = index.releases(id).first { $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil }
-            if let fitting, Self.routes(fitting.manifest.routes, match: url) { return FeedMatch(id: id, index: index) }
+        let version = try store.change { state -> String? in
+            guard var entry = state.plugins[id], entry.current != nil else { return nil }
+            countCrashes(id, in: &entry)
+            if let version = entry.current { beginRun(of: version, in: &entry) }
+            state.plugins[id] = entry
+            return entry.current
         }
-        return nil
-    }
-
-    /// Installs the plugin `match` names, from the index it was found in; returns the version.
-    public func install(_ match: FeedMatch) async throws -> String {
-        try await install(match.id, version: nil, from: match.index)
-    }
-
-    /// The installed plugin (its version that loads) whose declared routes match `url`, if any: one
-    /// installed while this process ran, so not loaded yet.
-    public func installedPlugin(opening url: String) throws -> String? {
-        for (id, entry) in try store.readState().plugins.sorted(by: { $0.key < $1.key }) {
-            guard let version = entry.current, let manifest = try? store.installed(id, version, keys: configuration.keys).manifest else { continue }
-            if Self.routes(manifest.routes, match: url) { return id }
+        guard let version else { throw FeedError("'\(id)' is not installed, or every version of it is marked bad") }
+        do {
+            return try load(id, version, into: router, settings: settings)
+        } catch let refusal as Incompatible {
+            throw FeedError(refusal.reason)
+        } catch {
+            try? store.change { state in
+                guard var entry = state.plugins[id] else { return }
+                markBad(version, in: &entry)
+                state.plugins[id] = entry
+            }
+            throw error
         }
-        return nil
     }
 
-    private static func routes(_ patterns: [String], match url: String) -> Bool {
-        let probe = Router()
-        for pattern in patterns { try? probe.register(pattern, owner: "probe") { _ in nil } }
-        return (try? probe.lookup(url)) != nil
+    /// Counts the runs of the version on trial that died without a clean exit; at two, marks it bad.
+    private func countCrashes(_ id: String, in entry: inout StoreState.Plugin) {
+        guard var trial = entry.trial else { return }
+        let dead = trial.runs.filter { !$0.isRunning }
+        trial.crashes += dead.count
+        trial.runs.removeAll { dead.contains($0) }
+        entry.trial = trial
+        if trial.crashes >= 2 {
+            report("warning: plugin \(id) \(trial.version) crashed the App twice (while loading or running); it is marked bad and left out\n")
+            markBad(trial.version, in: &entry)
+        }
+    }
+
+    /// Leaves this process's mark on `version` if it is on trial (or an update about to be tried).
+    private func beginRun(of version: String, in entry: inout StoreState.Plugin) {
+        guard version == entry.pending || entry.trial?.version == version else { return }
+        if entry.trial?.version != version { entry.trial = StoreState.Trial(version: version) }
+        entry.trial?.runs.append(RunMark.current)
     }
 
     private func load(_ id: String, _ version: String, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
@@ -129,11 +143,16 @@ extension RuntimePluginManager {
         return try PluginLoader.load(manifest, library: library.path, router: router, settings: settings).module
     }
 
+    /// Marks `version` bad: it never loads again, and the version it replaced (if kept) is used instead.
     private func markBad(_ version: String, in entry: inout StoreState.Plugin) {
         if !entry.bad.contains(version) { entry.bad.append(version) }
+        if entry.candidate == version { entry.held = false }
         if entry.pending == version { entry.pending = nil }
-        if entry.current == version { entry.current = nil }
-        if entry.attempt?.version == version { entry.attempt = nil }
+        if entry.current == version {
+            entry.current = entry.previous
+            entry.previous = nil
+        }
+        if entry.trial?.version == version { entry.trial = nil }
     }
 }
 

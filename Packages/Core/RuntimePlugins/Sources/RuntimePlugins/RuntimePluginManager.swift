@@ -8,10 +8,17 @@ public struct FeedConfiguration: Sendable {
     public var feed: URL?
     /// The public keys whose signatures the App accepts.
     public var keys: TrustedKeys
-    /// Seconds without a byte before a download is given up.
+    /// Seconds without a byte before a download is given up; also the window over which a download
+    /// must keep up `minimumRate`.
     public var timeout: TimeInterval = 30
+    /// The slowest download accepted, in bytes a second averaged over `timeout` (a server that
+    /// trickles a byte now and then is given up, not waited for forever).
+    public var minimumRate = 1024
     /// The largest archive the App downloads.
     public var archiveLimit = 64 << 20
+    /// Seconds for which an index fetched before answers "which plugin opens this link?" for links no
+    /// route matches, instead of asking the feed again at each one.
+    public var lookupAge: TimeInterval = 300
 
     /// Creates a configuration.
     public init(feed: URL?, keys: TrustedKeys) {
@@ -32,6 +39,8 @@ public struct RuntimePluginManager: Sendable {
     public let report: @Sendable (String) -> Void
     /// Hears download progress: bytes so far and the total.
     public var progress: @Sendable (String, Int, Int) -> Void = { _, _, _ in }
+    /// What this process learnt of the feed while looking up links (shared by copies of the manager).
+    let lookups = FeedLookups()
 
     /// A manager of `store`.
     public init(store: PluginStore, configuration: FeedConfiguration, host: HostAPI, report: @escaping @Sendable (String) -> Void) {
@@ -43,173 +52,96 @@ public struct RuntimePluginManager: Sendable {
 
     // MARK: Feed
 
-    /// The feed's index, signature checked and never older than one seen before; its sequence is recorded.
+    /// The feed's index, signature checked and never older than one seen before; its sequence is
+    /// recorded (when the store can be written: a read-only store only warns).
     public func index() async throws -> FeedIndex {
         let index = try await fetchIndex()
-        try store.change { state in try record(index, in: &state) }
+        do {
+            try store.change { state in try record(index, in: &state) }
+        } catch let error as StoreUnwritable {
+            report("warning: \(error)\n")
+        }
         return index
     }
 
-    /// The feed's index, signature checked and never older than the one the store recorded last.
-    func fetchIndex() async throws -> FeedIndex {
+    /// The feed's URL, or why there is none.
+    func feedURL() throws -> URL {
         guard let feed = configuration.feed else {
             throw FeedError("the App has no plugin feed: set SHOP_PLUGIN_FEED to its URL (http://, https:// or file://)")
         }
+        return feed
+    }
+
+    /// The feed's index, signature checked and never older than the one the store recorded last; kept
+    /// as the store's lookup copy.
+    func fetchIndex(attempts: Int = 2) async throws -> FeedIndex {
+        let feed = try feedURL()
         var client = FeedClient(feed: feed, timeout: configuration.timeout)
-        client.attempts = 2
-        var index: FeedIndex?
+        client.attempts = attempts
+        client.minimumRate = configuration.minimumRate
+        var fetched: (index: FeedIndex, data: Data, signature: Data)?
         // Two tries: a publish between the two reads pairs a new index with an old signature.
-        for attempt in 0..<2 where index == nil {
-            async let fetched = client.data(FeedIndex.fileName, limit: 8 << 20)
+        for attempt in 0..<2 where fetched == nil {
+            async let indexData = client.data(FeedIndex.fileName, limit: 8 << 20)
             let signature = try await client.data(FeedIndex.signatureName, limit: 64 << 10)
-            let data = try await fetched
+            let data = try await indexData
             do {
-                index = try FeedIndex.verified(data, signature: signature, keys: configuration.keys)
+                fetched = (try FeedIndex.verified(data, signature: signature, keys: configuration.keys), data, signature)
             } catch let error as FeedError where attempt == 0 && error.message.contains("does not match") {
                 continue
             }
         }
-        guard let index else { throw FeedError("the feed's index does not verify") }
+        guard let fetched else { throw FeedError("the feed's index does not verify") }
         // A replay is refused before anything is downloaded; the sequence is recorded with the change.
         var recorded = try store.readState()
-        try record(index, in: &recorded)
-        return index
+        try record(fetched.index, in: &recorded)
+        store.keepLookupCopy(IndexCopy(feed: feed.absoluteString, fetched: Date().timeIntervalSince1970, index: fetched.data, signature: fetched.signature))
+        return fetched.index
     }
 
-    /// Refuses an index older than the one `state` recorded (a replayed or rolled-back feed), and records it.
-    private func record(_ index: FeedIndex, in state: inout StoreState) throws {
-        guard index.sequence >= state.feedSequence else {
+    /// Refuses an index older than the one `state` recorded for this feed (a replayed or rolled-back
+    /// feed), and records it.
+    func record(_ index: FeedIndex, in state: inout StoreState) throws {
+        let feed = try feedURL().absoluteString
+        let seen = state.sequences[feed] ?? 0
+        guard index.sequence >= seen else {
             throw FeedError(
-                "the feed's index is older (sequence \(index.sequence)) than one this App has already seen (sequence \(state.feedSequence)): "
+                "the feed's index is older (sequence \(index.sequence)) than one this App has already seen (sequence \(seen)): "
                     + "a replayed or rolled-back feed. Nothing was changed.")
         }
-        state.feedSequence = index.sequence
+        state.sequences[feed] = index.sequence
     }
 
     /// What can be said about each release of the feed: installable, or why not.
     public func available() async throws -> [(release: FeedIndex.Release, problem: String?)] {
         let index = try await index()
-        return index.plugins.keys.sorted().flatMap { id in
-            index.releases(id).map { ($0, $0.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime)) }
-        }
+        return index.plugins.keys.sorted().flatMap { id in index.releases(id).map { ($0, incompatibility(of: $0)) } }
     }
 
-    // MARK: Changes
-
-    /// Installs `id` (`version`, or the newest compatible one): downloaded, verified, stored. A plugin not
-    /// installed yet is current at once; otherwise the version waits as the update the next start loads.
-    /// Going back to an older version needs `version` named.
-    @discardableResult
-    public func install(_ id: String, version: String? = nil) async throws -> String {
-        try await install(id, version: version, from: try await fetchIndex())
+    /// Why `release` cannot load in this App, or nil when it can.
+    func incompatibility(of release: FeedIndex.Release) -> String? {
+        release.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime)
     }
 
-    /// Installs `id` from `index`, and records the index's sequence with it.
-    @discardableResult
-    func install(_ id: String, version: String?, from index: FeedIndex) async throws -> String {
-        let installed = try store.readState().plugins[id]
-        let release = try choose(id, version: version, in: index, installed: installed)
-        let plugin = try await download(release)
-        try store.change { state in
-            try record(index, in: &state)
-            try store.add(plugin)
-            var entry = state.plugins[id] ?? StoreState.Plugin()
-            if entry.current == nil || entry.current == release.version {
-                entry.current = release.version
-                entry.pending = nil
-            } else {
-                entry.pending = release.version
-            }
-            entry.bad.removeAll { $0 == release.version }
-            if entry.attempt?.version == release.version { entry.attempt = nil }
-            state.plugins[id] = entry
+    /// The installed plugins: id, the version that loads, an update waiting, versions marked bad, and
+    /// whether it is held at a version named at install.
+    public func installed() throws -> [InstalledPlugin] {
+        try store.readState().plugins.sorted { $0.key < $1.key }.map {
+            InstalledPlugin(id: $0.key, current: $0.value.current, pending: $0.value.pending, bad: $0.value.bad, held: $0.value.held)
         }
-        return release.version
     }
+}
 
-    /// Updates `id`, or every installed plugin: the newest compatible version above the installed one.
-    /// Returns what was updated, as "id old -> new".
-    public func update(_ id: String? = nil) async throws -> [String] {
-        let state = try store.readState()
-        let ids = id.map { [$0] } ?? state.plugins.keys.sorted()
-        if let id, state.plugins[id] == nil { throw FeedError("'\(id)' is not installed. Install it: App plugins install \(id)") }
-        let index = try await index()
-        var updated: [String] = []
-        for id in ids {
-            guard let entry = state.plugins[id], let from = entry.candidate ?? entry.current else { continue }
-            let newer = index.releases(id).first { release in
-                guard let version = PluginVersion(release.version), let installed = PluginVersion(from), version > installed else { return false }
-                return !entry.bad.contains(release.version) && release.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) == nil
-            }
-            guard let newer else { continue }
-            try await install(id, version: newer.version, from: index)
-            updated.append("\(id) \(from) -> \(newer.version)")
-        }
-        return updated
-    }
-
-    /// Uninstalls `id`; a loaded copy stays in this process until it exits.
-    public func remove(_ id: String) throws {
-        try store.change { state in
-            guard state.plugins.removeValue(forKey: id) != nil else { throw FeedError("'\(id)' is not installed; 'App plugins list' shows what is") }
-        }
-    }
-
-    /// The installed plugins: id, the version that loads, an update waiting, versions marked bad.
-    public func installed() throws -> [(id: String, current: String?, pending: String?, bad: [String])] {
-        try store.readState().plugins.sorted { $0.key < $1.key }.map { ($0.key, $0.value.current, $0.value.pending, $0.value.bad) }
-    }
-
-    private func choose(_ id: String, version: String?, in index: FeedIndex, installed: StoreState.Plugin?) throws -> FeedIndex.Release {
-        let releases = index.releases(id)
-        guard !releases.isEmpty else {
-            let known = index.plugins.keys.sorted()
-            throw FeedError("the feed has no plugin '\(id)'" + (known.isEmpty ? "" : "; it has \(known.joined(separator: ", "))"))
-        }
-        let problem = { (release: FeedIndex.Release) in release.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) }
-        guard let version else {
-            guard let release = releases.first(where: { problem($0) == nil && !(installed?.bad.contains($0.version) ?? false) }) else {
-                throw FeedError(
-                    "no version of '\(id)' in the feed fits this App: "
-                        + (releases.first.flatMap(problem).map { "\(releases[0].version) is \($0)" } ?? "all are marked bad"))
-            }
-            if let current = installed?.current, let have = PluginVersion(current), let offered = PluginVersion(release.version), offered < have {
-                throw FeedError(
-                    "the feed's newest fitting version of '\(id)' is \(release.version), older than the installed \(current). "
-                        + "To go back to it, ask for it: App plugins install \(id)@\(release.version)")
-            }
-            return release
-        }
-        guard let release = releases.first(where: { $0.version == version }) else {
-            throw FeedError("the feed has no version \(version) of '\(id)'; it has \(releases.map(\.version).joined(separator: ", "))")
-        }
-        if let reason = problem(release) { throw FeedError("\(id) \(version) cannot load in this App: it was \(reason)") }
-        return release
-    }
-
-    private func download(_ release: FeedIndex.Release) async throws -> VerifiedPlugin {
-        guard let feed = configuration.feed else { throw FeedError("the App has no plugin feed") }
-        guard release.size <= configuration.archiveLimit else {
-            throw FeedError("\(release.manifest.id) \(release.version) is \(release.size) bytes, more than the \(configuration.archiveLimit) the App accepts")
-        }
-        var client = FeedClient(feed: feed, timeout: configuration.timeout)
-        let name = "\(release.manifest.id) \(release.version)"
-        let progress = self.progress
-        client.progress = { received, total in progress(name, received, total) }
-        let downloads = store.folder.appendingPathComponent("downloads")
-        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
-        // Named by the archive's hash, so the retries of a dropped download resume only into the same bytes.
-        let file = downloads.appendingPathComponent("\(release.sha256).part")
-        defer { try? FileManager.default.removeItem(at: file) }
-        store.checkpoint("download")
-        try await client.download(release.archive, to: file, expected: release.size, limit: configuration.archiveLimit)
-        let data = try Data(contentsOf: file)
-        guard data.count == release.size, Digest.sha256(data) == release.sha256 else {
-            throw FeedError("the archive of \(name) is not the one the signed index describes (its size or SHA-256 differs): refused")
-        }
-        let plugin = try VerifiedPlugin(archive: data, keys: configuration.keys)
-        guard plugin.manifest == release.manifest else { throw FeedError("the archive's manifest of \(name) is not the one the signed index lists: refused") }
-        store.checkpoint("verified")
-        return plugin
-    }
+/// One installed plugin as `App plugins list` shows it.
+public struct InstalledPlugin: Sendable, Equatable {
+    /// The plugin's id.
+    public var id: String
+    /// The version that loads (nil: none, every version is marked bad).
+    public var current: String?
+    /// An update that loads at the next start.
+    public var pending: String?
+    /// Versions marked bad.
+    public var bad: [String]
+    /// Installed by version: `update` without an id leaves it.
+    public var held: Bool
 }

@@ -1,4 +1,4 @@
-import CFeedTransfer
+import CPluginHost
 import Foundation
 import Synchronization
 
@@ -41,7 +41,7 @@ final class TransferSink: Sendable {
 
     /// Fetches `url` from the bytes held on (libcurl blocks, so on a thread of its own); nil when the
     /// transfer ended without error, else why it failed.
-    func transfer(_ url: URL, timeout: TimeInterval) async -> TransferError? {
+    func transfer(_ url: URL, timeout: TimeInterval, minimumRate: Int) async -> TransferError? {
         let offset = state.withLock { state in
             state.failure = nil
             state.restartChecked = false
@@ -49,7 +49,7 @@ final class TransferSink: Sendable {
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<FeedTransferResult, Never>) in
             Thread.detachNewThread {
-                continuation.resume(returning: self.perform(url, from: offset, timeout: timeout))
+                continuation.resume(returning: self.perform(url, from: offset, timeout: timeout, minimumRate: minimumRate))
             }
         }
         if let failure = state.withLock({ $0.failure }) { return failure }
@@ -62,6 +62,8 @@ final class TransferSink: Sendable {
             return TransferError(reason: "the server answered \(status)", retry: (500..<600).contains(status) || status == 408 || status == 429)
         case .timedOut:
             return TransferError(reason: "the server stopped sending (timed out)", retry: true)
+        case .tooSlow:
+            return TransferError(reason: "the server sends too slowly (\(reason); the App needs \(minimumRate) bytes a second)", retry: true)
         case .tooLarge:
             return TransferError(reason: "it is more than the \(limit) bytes allowed", retry: false)
         case .stopped, .failed:
@@ -71,13 +73,13 @@ final class TransferSink: Sendable {
         }
     }
 
-    private func perform(_ url: URL, from offset: Int, timeout: TimeInterval) -> FeedTransferResult {
+    private func perform(_ url: URL, from offset: Int, timeout: TimeInterval, minimumRate: Int) -> FeedTransferResult {
         let milliseconds = Int(min(max(timeout, 0.001), 86_400) * 1000)
         var result = FeedTransferResult()
         url.absoluteString.withCString { text in
             var request = FeedTransferRequest(
                 url: text, offset: Int64(offset), idle_timeout_ms: milliseconds, total_timeout_ms: max(milliseconds * 20, 600_000),
-                max_size: Int64(limit),
+                minimum_rate: Int64(minimumRate), max_size: Int64(limit),
                 receive: { context, status, bytes, count in
                     guard let context, let bytes else { return 0 }
                     let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()

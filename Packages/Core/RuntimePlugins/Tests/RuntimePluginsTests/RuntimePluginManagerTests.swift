@@ -55,10 +55,10 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     let feed = TestFeed()
     try feed.publish(["1.0.0"])
     let manager = try feed.manager(store: storeFolder())
-    #expect(try await manager.install("banner") == "1.0.0")
+    #expect(try await manager.install("banner") == InstallResult(id: "banner", version: "1.0.0", change: .installed))
     #expect(try manager.installed().map { $0.current } == ["1.0.0"])
     try feed.publish(["1.0.0", "1.1.0"], sequence: 2)
-    #expect(try await manager.update() == ["banner 1.0.0 -> 1.1.0"])
+    #expect(try await manager.update() == [.updated(id: "banner", from: "1.0.0", to: "1.1.0")])
     let installed = try #require(try manager.installed().first)
     #expect(installed.current == "1.0.0")
     #expect(installed.pending == "1.1.0")
@@ -84,9 +84,9 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     let feed = TestFeed()
     try feed.publish(["1.0.0", "1.1.0"])
     let manager = try feed.manager(store: storeFolder())
-    #expect(try await manager.install("banner") == "1.1.0")
+    #expect(try await manager.install("banner").version == "1.1.0")
     #expect(try await manager.update() == [])
-    #expect(try await manager.install("banner", version: "1.0.0") == "1.0.0")
+    #expect(try await manager.install("banner", version: "1.0.0") == InstallResult(id: "banner", version: "1.0.0", change: .waiting))
     #expect(try manager.installed().first?.pending == "1.0.0")
     await #expect(throws: FeedError.self) { _ = try await manager.install("banner", version: "9.9.9") }
     await #expect(throws: FeedError.self) { _ = try await manager.install("other") }
@@ -117,28 +117,180 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     #expect(try newerApp.installed().first?.current == "1.0.0")
 }
 
-@Test func aLoadThatNeverFinishedTwiceMarksTheVersionBadAndThePreviousOneIsTried() async throws {
+@Test func aVersionWhoseRunsDiedTwiceIsMarkedBadAndThePreviousOneIsTried() async throws {
     let feed = TestFeed()
     try feed.publish(["1.0.0", "1.1.0"])
     let store = storeFolder()
     let manager = try feed.manager(store: store)
     try await manager.install("banner", version: "1.0.0")
     try await manager.install("banner", version: "1.1.0")
-    // As two starts that died while loading 1.1.0 leave the state.
+    // As two starts that loaded 1.1.0 and died leave the state: marks of processes that are gone.
+    try editState(in: store) { banner in
+        banner["trial"] = ["version": "1.1.0", "crashes": 1, "runs": [["pid": Int32.max, "started": 1]]]
+    }
+    let reports = Reports()
+    _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
+    let lines = reports.lines
+    #expect(lines.contains { $0.contains("banner 1.1.0 crashed the App twice (while loading or running); it is marked bad") })
+    #expect(lines.contains { $0.contains("banner 1.0.0 failed to load") }, "the previous version was tried")
+    #expect(try manager.installed().first?.bad == ["1.1.0", "1.0.0"])
+}
+
+@Test func aRunOfALiveProcessIsNoCrash() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    // Another App that loaded it is still running (this test's process stands for it), once more.
+    let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
+    try editState(in: store) { banner in banner["trial"] = ["version": "1.0.0", "crashes": 1, "runs": [mark]] }
+    let reports = Reports()
+    _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
+    #expect(!reports.lines.contains { $0.contains("crashed") }, "\(reports.lines)")
+}
+
+@Test func aCleanExitEndsTheTrialAndDropsThePreviousVersion() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0", "1.1.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner", version: "1.0.0")
+    try await manager.install("banner", version: "1.1.0")
+    // As a start that loaded 1.1.0 (promoted, 1.0.0 kept) leaves the state, with this process's mark.
+    let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
+    try editState(in: store) { banner in
+        banner["current"] = "1.1.0"
+        banner["pending"] = nil
+        banner["previous"] = "1.0.0"
+        banner["trial"] = ["version": "1.1.0", "crashes": 0, "runs": [mark]]
+    }
+    let versions = store.appendingPathComponent("versions/banner")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).sorted() == ["1.0.0", "1.1.0"])
+    manager.finishRun()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path) == ["1.1.0"], "trusted now: the previous version goes")
+    let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
+    #expect(!state.contains("trial"))
+}
+
+@Test func anInstallOfTheVersionInstalledDownloadsNothing() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let manager = try feed.manager(store: storeFolder())
+    try await manager.install("banner")
+    try FileManager.default.removeItem(at: feed.folder.appendingPathComponent("plugins"))
+    #expect(try await manager.install("banner") == InstallResult(id: "banner", version: "1.0.0", change: .unchanged))
+    #expect(try await manager.install("banner", version: "1.0.0") == InstallResult(id: "banner", version: "1.0.0", change: .unchanged))
+    #expect(try manager.installed().first?.held == true, "named: held there")
+}
+
+@Test func aPluginInstalledByVersionIsHeldUntilAnUpdateNamesIt() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0", "1.1.0"])
+    let manager = try feed.manager(store: storeFolder())
+    try await manager.install("banner", version: "1.0.0")
+    #expect(try await manager.update() == [.held(id: "banner", version: "1.0.0")])
+    #expect(try await manager.update("banner") == [.updated(id: "banner", from: "1.0.0", to: "1.1.0")])
+    #expect(try manager.installed().first?.held == false)
+}
+
+@Test func anUpdateOfAPluginWithNothingThatLoadsInstallsTheNewestThatFits() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    _ = manager.loadInstalled(into: Router()) // not a shared object: marked bad, nothing loads
+    #expect(try await manager.update() == [.noFit(id: "banner", reason: "every version is marked bad")])
+    try feed.publish(["1.0.0", "1.0.1"], sequence: 3)
+    #expect(try await manager.update() == [.updated(id: "banner", from: nil, to: "1.0.1")])
+    #expect(try manager.installed().first?.current == "1.0.1")
+}
+
+@Test func eachFeedHasItsOwnSequence() async throws {
+    let first = TestFeed(), second = TestFeed()
+    try first.publish(["1.0.0"], sequence: 9)
+    try second.publish(["1.0.0"], sequence: 1)
+    let store = storeFolder()
+    _ = try await first.manager(store: store).index()
+    let other = RuntimePluginManager(
+        store: PluginStore(folder: store), configuration: FeedConfiguration(feed: second.folder, keys: try TrustedKeys([second.key.publicKey])),
+        host: TestFeed.host, report: { _ in })
+    #expect(try await other.index().sequence == 1, "another feed's sequence is no replay of the first's")
+}
+
+@Test func linksAreLookedUpInTheIndexFetchedLastWhileItIsYoung() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    #expect(try await manager.feedPlugin(opening: "app://banner/spring")?.id == "banner")
+    try FileManager.default.removeItem(at: feed.folder.appendingPathComponent(FeedIndex.fileName))
+    #expect(try await manager.feedPlugin(opening: "app://banner/summer")?.id == "banner", "answered from the copy")
+    #expect(try await manager.feedPlugin(opening: "app://nothing") == nil)
+    var configuration = FeedConfiguration(feed: feed.folder, keys: try TrustedKeys([feed.key.publicKey]))
+    configuration.lookupAge = 0
+    let strict = RuntimePluginManager(store: PluginStore(folder: store), configuration: configuration, host: TestFeed.host, report: { _ in })
+    await #expect(throws: FeedError.self) { _ = try await strict.feedPlugin(opening: "app://banner/spring") }
+    let remembered = await #expect(throws: FeedError.self) { _ = try await strict.feedPlugin(opening: "app://banner/autumn") }
+    #expect(remembered?.message.contains("not asked again for a minute") == true, "a feed that just failed is not asked again at once")
+}
+
+@Test func aStoreThatCannotBeWrittenSaysWhereAndWhy() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let notAFolder = storeFolder()
+    try Data("a file".utf8).write(to: notAFolder)
+    let error = await #expect(throws: (any Error).self) { _ = try await feed.manager(store: notAFolder).install("banner") }
+    let text = "\(error.map { "\($0)" } ?? "")"
+    #expect(text.contains("the plugin store \(notAFolder.path) cannot be written (it is a file, not a folder)"), "\(text)")
+    #expect(text.contains("SHOP_DATA_DIR"))
+}
+
+@Test func downloadFilesNobodyHoldsAreRemovedAndHeldOnesStay() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    let downloads = store.appendingPathComponent("downloads")
+    try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    let left = downloads.appendingPathComponent("abc-1.part"), held = downloads.appendingPathComponent("def-2.part")
+    for file in [left, held] {
+        try Data("partial".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: file.path)
+    }
+    let holder = open(held.path, O_RDONLY)
+    defer { close(holder) }
+    #expect(flock(holder, LOCK_EX) == 0)
+    try await manager.install("banner")
+    #expect(!FileManager.default.fileExists(atPath: left.path), "left by a killed install: removed")
+    #expect(FileManager.default.fileExists(atPath: held.path), "another install's, still locked: kept")
+}
+
+@Test func theRuntimeIdentityReadInMemoryIsTheLibraryFilesOwn() throws {
+    // Read to the end: /proc files report a size of 0.
+    let maps = String(decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() ?? Data(), as: UTF8.self)
+    let path = try #require(maps.split(separator: "\n").compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/libswiftCore.so") })
+    #expect(try SwiftRuntime.loadedLibraryIdentity() == (try RuntimeIdentity.of(library: URL(fileURLWithPath: String(path)))))
+}
+
+/// Changes the `banner` entry of the store's state as a run that never finished would leave it.
+private func editState(in store: URL, _ edit: (inout [String: Any]) -> Void) throws {
     let stateURL = store.appendingPathComponent("state.json")
     var state = try JSONSerialization.jsonObject(with: try Data(contentsOf: stateURL)) as? [String: Any] ?? [:]
     var plugins = state["plugins"] as? [String: Any] ?? [:]
     var banner = plugins["banner"] as? [String: Any] ?? [:]
-    banner["attempt"] = ["version": "1.1.0", "count": 2]
+    edit(&banner)
     plugins["banner"] = banner
     state["plugins"] = plugins
     try JSONSerialization.data(withJSONObject: state).write(to: stateURL)
-    let reports = Reports()
-    _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
-    let lines = reports.lines
-    #expect(lines.contains { $0.contains("banner 1.1.0 crashed the App twice while loading; it is marked bad") })
-    #expect(lines.contains { $0.contains("banner 1.0.0 failed to load") }, "the previous version was tried")
-    #expect(try manager.installed().first?.bad == ["1.1.0", "1.0.0"])
+}
+
+/// This process's start time in clock ticks after boot (`/proc/self/stat`, field 22).
+private func startTicks() -> UInt64? {
+    guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    return fields.count > 19 ? UInt64(fields[19]) : nil
 }
 
 @Test func removeTakesThePluginAndItsFilesAway() async throws {

@@ -56,6 +56,7 @@ public struct FeedIndex: Codable, Sendable, Equatable {
                 guard release.manifest.id == id, release.manifest.version == release.version, PluginVersion(release.version) != nil else {
                     throw FeedError("the feed's index lists \(id) \(release.version) with a manifest of \(release.manifest.id) \(release.manifest.version)")
                 }
+                try release.manifest.validate(what: "the feed's index entry of \(id) \(release.version)")
                 guard !release.archive.hasPrefix("/"), !release.archive.split(separator: "/").contains(".."), !release.archive.contains("\\") else {
                     throw FeedError("the feed's index points \(id) \(release.version) at '\(release.archive)', outside the feed")
                 }

@@ -66,13 +66,17 @@ public struct PluginManifest: Codable, Sendable, Hashable {
     /// Reads a manifest; throws ``FeedError`` naming what is wrong.
     public static func decode(_ data: Data, what: String) throws -> PluginManifest {
         let manifest: PluginManifest = try FeedJSON.decode(data, what: what)
-        guard manifest.format == 1 else { throw FeedError("\(what) is in format \(manifest.format); this build reads format 1. Update the App.") }
-        guard PluginID.isValid(manifest.id) else { throw FeedError("\(what) names the plugin '\(manifest.id)', which is no valid plugin id.") }
-        guard PluginVersion(manifest.version) != nil else { throw FeedError("\(what) has the version '\(manifest.version)', which is no version like 1.2.0.") }
-        guard PluginID.isSafeFileName(manifest.library) else {
-            throw FeedError("\(what) names the library '\(manifest.library)', which is no plain file name.")
-        }
+        try manifest.validate(what: what)
         return manifest
+    }
+
+    /// Throws naming what no App accepts: another format, an id or version of the wrong shape, a library
+    /// name that could leave its folder.
+    public func validate(what: String) throws {
+        guard format == 1 else { throw FeedError("\(what) is in format \(format); this build reads format 1. Update the App.") }
+        guard PluginID.isValid(id) else { throw FeedError("\(what) names the plugin '\(id)', which is no valid plugin id.") }
+        guard PluginVersion(version) != nil else { throw FeedError("\(what) has the version '\(version)', which is no version like 1.2.0.") }
+        guard PluginID.isSafeFileName(library) else { throw FeedError("\(what) names the library '\(library)', which is no plain file name.") }
     }
 
     /// Why an App with the component versions `host` on the Swift runtime `runtime` (the identity of its
@@ -149,17 +153,26 @@ public enum FeedJSON {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw FeedError("\(what) is not valid: \(summary(of: error)).")
+            throw FeedError("\(what) is not valid: \(summary(of: error, in: data)).")
         }
     }
 
-    private static func summary(of error: DecodingError) -> String {
+    private static func summary(of error: DecodingError, in data: Data) -> String {
         switch error {
-        case .dataCorrupted(let context): context.codingPath.isEmpty ? "not JSON" : "bad value at \(path(context.codingPath))"
+        case .dataCorrupted(let context): context.codingPath.isEmpty ? notJSON(data) : "bad value at \(path(context.codingPath))"
         case .keyNotFound(let key, let context): "'\(path(context.codingPath + [key]))' is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context): "'\(path(context.codingPath))' has the wrong type"
         @unknown default: "unreadable"
         }
+    }
+
+    /// What bytes that are no JSON look like: an HTML page (a server's error or login page, a wrong URL) or their start.
+    private static func notJSON(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return "not JSON (it is empty)" }
+        if text.hasPrefix("<") { return "not JSON but an HTML page (a server's error page, or a URL that names no feed?)" }
+        let start = String(String.UnicodeScalarView(text.unicodeScalars.prefix(40).map { (32..<127).contains($0.value) ? $0 : "?" }))
+        return "not JSON (it starts with '\(start)')"
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

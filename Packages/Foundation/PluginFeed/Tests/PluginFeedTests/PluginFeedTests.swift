@@ -103,6 +103,21 @@ import Testing
         escaping.archive = "../../etc/passwd"
         let bad = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [escaping]]))
         #expect(throws: FeedError.self) { try FeedIndex.verified(bad, signature: try key.sign(bad), keys: keys) }
+        var evil = release
+        evil.manifest.library = "../../evil.so"
+        let listed = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [evil]]))
+        let error = #expect(throws: FeedError.self) { try FeedIndex.verified(listed, signature: try key.sign(listed), keys: keys) }
+        #expect(error?.message.contains("names the library '../../evil.so', which is no plain file name") == true, "refused when listed, not at install")
+    }
+
+    @Test func bytesThatAreNoJSONAreDescribed() {
+        for (bytes, expected) in [
+            ("<!DOCTYPE html><html><body>Not found</body></html>", "not JSON but an HTML page"), ("", "not JSON (it is empty)"),
+            ("PK\u{3}\u{4} zipped", "not JSON (it starts with 'PK?? zipped')"),
+        ] {
+            let error = #expect(throws: FeedError.self) { _ = try FeedJSON.decode(Data(bytes.utf8), what: "the feed's index") as FeedIndex }
+            #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+        }
     }
 
     @Test func aKeyFileRoundTripsAndGarbageIsRefused() throws {

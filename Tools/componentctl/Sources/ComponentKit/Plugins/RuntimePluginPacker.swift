@@ -55,9 +55,12 @@ public enum RuntimePluginPacker {
         let build = try ProcessRunner.run(
             swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
         guard build.status == 0 else {
+            // The build's folder is gone when this is read: its paths are given as the component's, at the tag.
+            let log = (build.text + build.errorText).replacingOccurrences(of: checkout.path, with: component.path)
             throw ToolError(
-                "Building \(product) of \(plan.release.tag) failed:\n"
-                    + (build.text + build.errorText).split(separator: "\n").suffix(30).joined(separator: "\n"),
+                "Building \(product) of \(plan.release.tag) failed (paths name the files as they are at that tag: "
+                    + "git show \(plan.release.tag):\(component.path)/...):\n"
+                    + log.split(separator: "\n").suffix(30).joined(separator: "\n"),
                 status: .buildFailed)
         }
         let libraryName = "lib\(product).so"

@@ -1,5 +1,5 @@
-#ifndef CFEEDTRANSFER_H
-#define CFEEDTRANSFER_H
+#ifndef CPLUGINHOST_H
+#define CPLUGINHOST_H
 
 #include <stddef.h>
 
@@ -14,6 +14,8 @@ typedef struct FeedTransferRequest {
     long idle_timeout_ms;
     /// Milliseconds for the whole transfer.
     long total_timeout_ms;
+    /// Bytes a second the body must average over each `idle_timeout_ms` (0: no minimum); slower is given up.
+    long long minimum_rate;
     /// Refuses a response whose announced size is larger (0: no limit).
     long long max_size;
     /// Receives the body as it arrives with the response's status; returning less than `count` stops
@@ -31,6 +33,8 @@ typedef enum __attribute__((enum_extensibility(closed))) FeedTransferOutcome : i
     FeedTransferOutcomeHTTPError,
     /// The connection or the transfer went idle for too long.
     FeedTransferOutcomeTimedOut,
+    /// The body came slower than `minimum_rate` over a whole window (`message` says how slow).
+    FeedTransferOutcomeTooSlow,
     /// The server announced a body larger than `max_size`.
     FeedTransferOutcomeTooLarge,
     /// `receive` stopped the transfer.
@@ -56,5 +60,11 @@ void feed_transfer_preload(void);
 
 /// Runs `request` and says how it ended in `result`.
 void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *result);
+
+/// Copies the GNU build ID of the first library this process has loaded whose path ends in `suffix`
+/// (like "/libswiftCore.so") into `id`, read from the library's notes in memory: no file is opened.
+/// Returns the ID's length in bytes, 0 when that library has no build ID, -1 when no such library is
+/// loaded, or -2 when the ID is longer than `capacity`.
+int plugin_host_loaded_build_id(const char *suffix, unsigned char *id, int capacity);
 
 #endif

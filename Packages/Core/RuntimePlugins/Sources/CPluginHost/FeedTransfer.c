@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CFeedTransfer.h"
+#include "CPluginHost.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -59,6 +59,9 @@ typedef struct Receiver {
     curl_off_t received;
     double last_byte_ms;
     int idle;
+    double window_start_ms;
+    curl_off_t window_received;
+    curl_off_t slow_bytes;
 } Receiver;
 
 static double now_ms(void) {
@@ -128,16 +131,32 @@ static FeedTransferOutcome outcome(CURLcode code) {
     }
 }
 
-// Called about once a second even when nothing arrives: the idle timeout counts from the last byte.
+// Called about once a second even when nothing arrives: the idle timeout counts from the last byte, and
+// each window of that length must bring at least `minimum_rate` bytes a second (a trickle is given up).
 static int watch(void *context, curl_off_t total, curl_off_t received, curl_off_t upload_total, curl_off_t uploaded) {
     (void)total, (void)upload_total, (void)uploaded;
     Receiver *receiver = context;
+    const FeedTransferRequest *request = receiver->request;
     double now = now_ms();
     if (received != receiver->received) {
         receiver->received = received;
         receiver->last_byte_ms = now;
     }
-    receiver->idle = now - receiver->last_byte_ms > (double)receiver->request->idle_timeout_ms;
+    receiver->idle = now - receiver->last_byte_ms > (double)request->idle_timeout_ms;
+    if (now - receiver->window_start_ms >= (double)request->idle_timeout_ms) {
+        curl_off_t brought = received - receiver->window_received;
+        if (request->minimum_rate > 0 && (double)brought < (double)request->minimum_rate * (double)request->idle_timeout_ms / 1000) {
+            // A window that ends in silence is a stall (timed out); one that ends with bytes coming, a trickle.
+            if (now - receiver->last_byte_ms > (double)request->idle_timeout_ms / 2) {
+                receiver->idle = 1;
+            } else {
+                receiver->slow_bytes = brought;
+            }
+            return 1;
+        }
+        receiver->window_start_ms = now;
+        receiver->window_received = received;
+    }
     return receiver->idle;
 }
 
@@ -151,7 +170,7 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
         snprintf(result->message, sizeof result->message, "libcurl cannot start a transfer");
         return;
     }
-    Receiver receiver = {&curl, handle, request, 0, now_ms(), 0};
+    Receiver receiver = {&curl, handle, request, 0, now_ms(), 0, now_ms(), 0, -1};
     char errors[CURL_ERROR_SIZE] = "";
     char range[32];
     curl.easy_setopt(handle, CURLOPT_URL, request->url);
@@ -176,8 +195,12 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, (curl_write_callback)receive);
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&receiver);
     CURLcode code = curl.easy_perform(handle);
-    result->outcome = receiver.idle ? FeedTransferOutcomeTimedOut : outcome(code);
+    result->outcome = receiver.idle ? FeedTransferOutcomeTimedOut : receiver.slow_bytes >= 0 ? FeedTransferOutcomeTooSlow : outcome(code);
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &result->status);
-    if (code != 0) snprintf(result->message, sizeof result->message, "%s", errors[0] != '\0' ? errors : curl.easy_strerror(code));
+    if (result->outcome == FeedTransferOutcomeTooSlow) {
+        snprintf(result->message, sizeof result->message, "%lld bytes in %ld ms", (long long)receiver.slow_bytes, request->idle_timeout_ms);
+    } else if (code != 0) {
+        snprintf(result->message, sizeof result->message, "%s", errors[0] != '\0' ? errors : curl.easy_strerror(code));
+    }
     curl.easy_cleanup(handle);
 }

@@ -1,0 +1,97 @@
+import Foundation
+import PluginFeed
+import Router
+import Synchronization
+
+/// What one process learnt of the feed while looking up links: when it last failed to answer, so a
+/// run of unknown links does not wait for a dead feed at each one.
+final class FeedLookups: Sendable {
+    private let failure = Mutex<(at: Date, error: FeedError)?>(nil)
+
+    /// How long a failed lookup stands for the feed's answer.
+    static let failureMemory: TimeInterval = 60
+
+    /// The failure of a lookup less than ``failureMemory`` ago, if any.
+    var recentFailure: FeedError? {
+        failure.withLock { failure in
+            guard let failure, Date().timeIntervalSince(failure.at) < Self.failureMemory else { return nil }
+            return failure.error
+        }
+    }
+
+    func remember(_ error: FeedError?) {
+        failure.withLock { $0 = error.map { (Date(), $0) } }
+    }
+}
+
+/// An index as fetched (its bytes and signature, verified again whenever it is read) and when.
+struct IndexCopy: Codable {
+    var feed: String
+    var fetched: TimeInterval
+    var index: Data
+    var signature: Data
+}
+
+extension RuntimePluginManager {
+    /// A plugin of the feed that declares a link, and the index that says so.
+    public struct FeedMatch: Sendable {
+        /// The plugin's id.
+        public let id: String
+        let index: FeedIndex
+    }
+
+    /// The plugin of the feed whose declared routes match `url` and that is not installed, if any.
+    ///
+    /// Asked for every link no route matches, so it answers from the index fetched last when that is
+    /// younger than ``FeedConfiguration/lookupAge`` (signature and sequence checked again), and does not
+    /// ask a feed that failed to answer in the last minute; otherwise it asks the feed once, no retries.
+    public func feedPlugin(opening url: String) async throws -> FeedMatch? {
+        let index = try await lookupIndex()
+        let installed = try store.readState().plugins
+        for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
+            let fitting = index.releases(id).first { incompatibility(of: $0) == nil }
+            if let fitting, Self.routes(fitting.manifest.routes, match: url) { return FeedMatch(id: id, index: index) }
+        }
+        return nil
+    }
+
+    /// Installs the plugin `match` names, from the index it was found in; returns what happened.
+    public func install(_ match: FeedMatch) async throws -> InstallResult {
+        try await install(match.id, version: nil, from: match.index)
+    }
+
+    /// The installed plugin (its version that loads) whose declared routes match `url`, if any: one
+    /// installed while this process ran, so not loaded yet.
+    public func installedPlugin(opening url: String) throws -> String? {
+        for (id, entry) in try store.readState().plugins.sorted(by: { $0.key < $1.key }) {
+            guard let version = entry.current, let manifest = try? store.installed(id, version, keys: configuration.keys).manifest else { continue }
+            if Self.routes(manifest.routes, match: url) { return id }
+        }
+        return nil
+    }
+
+    private func lookupIndex() async throws -> FeedIndex {
+        let feed = try feedURL().absoluteString
+        if let copy = store.lookupCopy(), copy.feed == feed, Date().timeIntervalSince1970 - copy.fetched < configuration.lookupAge,
+            let index = try? FeedIndex.verified(copy.index, signature: copy.signature, keys: configuration.keys),
+            index.sequence >= (try store.readState().sequences[feed] ?? 0)
+        {
+            return index
+        }
+        if let failure = lookups.recentFailure { throw FeedError("\(failure) (a moment ago; not asked again for a minute)") }
+        do {
+            let index = try await fetchIndex(attempts: 1)
+            lookups.remember(nil)
+            return index
+        } catch let error as FeedError {
+            lookups.remember(error)
+            throw error
+        }
+    }
+
+    private static func routes(_ patterns: [String], match url: String) -> Bool {
+        let probe = Router()
+        for pattern in patterns { try? probe.register(pattern, owner: "probe") { _ in nil } }
+        return (try? probe.lookup(url)) != nil
+    }
+}
