@@ -67,15 +67,21 @@ let pluginHostProducts: [Target.Dependency] =
         .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
     ]
 
+// Packages from outside the workspace the shell uses: swift-log, whose `Logger` every component may log
+// through (the App sets the handler: one line per message on standard error, SHOP_LOG chooses the level).
+let externalPackages: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
+]
+
 let package = Package(
     name: "Shop",
     // Each app of components.yaml is an executable; the shell they share is a library, so a throw-away
     // app (`componentctl run --focus`) can be built beside the workspace.
     products: appProducts + [.library(name: "Shell", targets: ["Shell"])],
-    dependencies: componentPackages,
+    dependencies: componentPackages + externalPackages,
     targets: appTargets + [
         .target(
-            name: "Shell", dependencies: shellProducts + pluginHostProducts, path: "App/Shell",
+            name: "Shell", dependencies: shellProducts + pluginHostProducts + [.product(name: "Logging", package: "swift-log")], path: "App/Shell",
             resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]
         ),
         .testTarget(

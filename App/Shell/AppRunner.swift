@@ -1,9 +1,11 @@
 import Foundation
 import HomeInterface
+import Logging
 import Router
 import ScreenKit
 
-/// Runs the App's commands: `open URL`, `routes`, `help`, or the interactive shell with none.
+/// Runs the App's commands: `open URL`, `notify PAYLOAD`, `event NAME`, `status`, `routes`, `help`, or the
+/// interactive shell with none; `--profile-startup` (or `SHOP_PROFILE=1`) prints what the start cost.
 ///
 /// Exit codes: 0 ok; 1 a screen failed to open at run time; 2 usage error, a URL that cannot be
 /// parsed, or a configuration the app cannot boot with.
@@ -18,14 +20,20 @@ public struct AppRunner: Sendable {
     public var environment: [String: String]
     /// The app it runs: its generated definition (tests may change its plugins).
     public var app: AppDefinition
+    /// When the App's code started, for the startup profile.
+    let started = ContinuousClock().now
 
-    /// A runner of `app` on the process's standard streams and environment.
+    /// A runner of `app` on the process's standard streams and environment; components' swift-log
+    /// loggers write where the App's own do.
     public static func standard(_ app: AppDefinition) -> AppRunner {
-        AppRunner(
+        let runner = AppRunner(
             app: app, output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
             errorOutput: { text in FileHandle.standardError.write(Data(text.utf8)) },
             readLine: { Swift.readLine(strippingNewline: true) },
             environment: ProcessInfo.processInfo.environment)
+        let level = (try? AppLogHandler.level(environment: runner.environment)) ?? .warning
+        LoggingSystem.bootstrap { _ in AppLogHandler(level: level, write: runner.errorOutput) }
+        return runner
     }
 
     /// Creates a runner of `app`; tests pass their own streams.
@@ -40,11 +48,25 @@ public struct AppRunner: Sendable {
         self.environment = environment
     }
 
+    /// The scheme of the app's own links.
+    static let businessScheme = homeRoute.components(separatedBy: "://").first ?? "shop"
+
     /// Runs `arguments` (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) async -> Int32 {
+        let profiling = arguments.contains("--profile-startup") || !["", "0", nil].contains(environment["SHOP_PROFILE"])
+        let arguments = arguments.filter { $0 != "--profile-startup" }
+        let logger: Logger
+        do {
+            let level = try AppLogHandler.level(environment: environment)
+            logger = Logger(label: "app") { _ in AppLogHandler(level: level, write: errorOutput) }
+        } catch {
+            errorOutput("error: the app cannot start: \(error)\n")
+            return 2
+        }
+        let session = Session(runner: self, logger: logger, profiling: profiling)
         switch arguments.first {
         case nil:
-            return await withApp { app in
+            return await session.withApp(.plain) { app in
                 var shell = InteractiveShell(app: app, runner: self)
                 return await shell.run()
             }
@@ -54,7 +76,33 @@ public struct AppRunner: Sendable {
             guard rest.count == 1, let url = rest.first, !url.hasPrefix("-") else {
                 return usage("'open' takes one URL, like: App open [--external] shop://product/1")
             }
-            return await withApp { app in await open(url, in: app, origin: external ? .deepLink : .inApp) }
+            return await session.withApp(LaunchOptions(source: .url(url))) { app in
+                await session.openIncoming(url, in: app, origin: external ? .deepLink : .inApp)
+            }
+        case "notify":
+            guard arguments.count == 2 else { return usage(#"'notify' takes one payload, a JSON object like: App notify '{"type": "session-revoked"}'"#) }
+            let payload: PushNotification
+            do {
+                payload = try PushNotification(json: arguments[1])
+            } catch {
+                return usage("\(error)")
+            }
+            return await session.withApp(LaunchOptions(source: .notification(payload))) { app in
+                await app.modules.send(.notification(payload))
+                output("Delivered the notification to: \(Self.listeners(of: .notification, in: app)).\n")
+                return 0
+            }
+        case "event":
+            guard let name = arguments.dropFirst().first, let values = try? Self.values(Array(arguments.dropFirst(2))) else {
+                return usage("'event' takes an event name and KEY=VALUE pairs, like: App event cart.synced items=3")
+            }
+            return await session.withApp(.plain) { app in await session.sendEvent(name, values, in: app) }
+        case "status":
+            guard arguments.count == 1 else { return usage("'status' takes no arguments") }
+            return await session.withApp(.plain) { app in
+                output(Self.status(app))
+                return 0
+            }
         case "sign":
             return sign(Array(arguments.dropFirst()))
         case "routes":
@@ -64,7 +112,7 @@ public struct AppRunner: Sendable {
                 return usage("'routes' takes only --format text|json")
             }
             let json = format == "json"
-            return await withApp { app in
+            return await session.withApp(.plain) { app in
                 do {
                     output(json ? try Self.routeJSON(app.router.routes) : Self.routeTable(app.router.routes))
                     return 0
@@ -74,7 +122,7 @@ public struct AppRunner: Sendable {
                 }
             }
         case "plugins":
-            return await PluginsCommand(runner: self).run(Array(arguments.dropFirst()))
+            return await PluginsCommand(runner: self, logger: logger).run(Array(arguments.dropFirst()))
         case "help", "--help", "-h":
             output(Self.help)
             return 0
@@ -103,12 +151,53 @@ public struct AppRunner: Sendable {
         return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
     }
 
+    /// Every module, running or disabled and why, with the events it handles; then the runtime plugins.
+    static func status(_ app: Bootstrap) -> String {
+        let statuses = app.modules.statuses
+        let events = Dictionary(app.modules.modules.map { ($0.name, $0.events.sorted().map(\.name)) }, uniquingKeysWith: { a, _ in a })
+        let width = (statuses.map(\.name.count).max() ?? 0) + 2
+        var lines = ["Modules (\(statuses.filter { $0.state == .running }.count) of \(statuses.count) running):"]
+        for status in statuses {
+            let state: String
+            switch status.state {
+            case .running: state = "running"
+            case .disabled(let reason): state = "DISABLED: \(reason)"
+            }
+            let handles = events[status.name].map { $0.isEmpty ? "" : " (handles \($0.joined(separator: ", ")))" } ?? ""
+            lines.append("  " + status.name.padding(toLength: width, withPad: " ", startingAt: 0) + state + handles)
+        }
+        let announced = app.modules.announcedEvents.map(\.name)
+        if !announced.isEmpty { lines.append("The app's own events: \(announced.joined(separator: ", "))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The running modules that hear `kind`, for messages.
+    static func listeners(of kind: LifecycleEvent.Kind, in app: Bootstrap) -> String {
+        let names = app.modules.modules.filter { $0.events.contains(kind) && app.modules.isRunning($0.name) }.map(\.name)
+        return names.isEmpty ? "no module" : names.joined(separator: ", ")
+    }
+
+    /// `KEY=VALUE` words as a dictionary; throws on a word without `=`.
+    static func values(_ words: [String]) throws -> [String: String] {
+        struct NoPair: Error {}
+        var values: [String: String] = [:]
+        for word in words {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { throw NoPair() }
+            values[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        return values
+    }
+
     static let help = """
-        Usage: App [command]
+        Usage: App [--profile-startup] [command]
 
           (no command)                interactive: the home screen, then commands from standard input
-          open [--external] URL       opens one link and prints the screen; --external opens it as a deep
-                                      link from outside: only public routes, and only with a valid signature
+          open [--external] URL       opens one link and prints the screen (modules see it first and may
+                                      rewrite or claim it); --external opens it as a deep link from outside:
+                                      only public routes, and only with a valid signature
+          notify PAYLOAD              delivers a push notification, a JSON object like {"type": "session-revoked"}
+          event NAME [KEY=VALUE...]   sends one of the app's own lifecycle events (see 'status')
+          status                      every module: running, or disabled and why; the events each handles
           sign URL [--lifetime SECS]  prints URL signed for outside use (default lifetime: 3600 s)
           routes [--format text|json] prints the route table: pattern, then owning component
           plugins list                the installed runtime plugins: the version that loads, an update waiting
@@ -118,10 +207,15 @@ public struct AppRunner: Sendable {
           plugins remove ID           uninstalls a plugin
           help                        shows this text
 
-        Interactive commands: a link's number, a URL, back, home, routes, plugins ..., help, quit.
+        --profile-startup (or SHOP_PROFILE=1) prints each module's register and launch time and the time to
+        the first screen on standard error when the App ends.
+        Interactive commands: a link's number, a URL, back, home, routes, status, notify PAYLOAD,
+        memory-warning, event NAME [KEY=VALUE...], plugins ..., help, quit.
         Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
-        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key), SHOP_LOG=1 (log routing),
-        SHOP_PLUGIN_FEED (plugin feed URL), SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
+        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key),
+        SHOP_LOG (log level: trace, debug, info, notice, warning (default), error, critical; 1 is info),
+        SHOP_WEB_FALLBACK (web site for links nothing opens), SHOP_PLUGIN_FEED (plugin feed URL),
+        SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
         SHOP_PLUGIN_TIMEOUT (seconds a download may stall).
 
         """
@@ -134,6 +228,10 @@ public struct AppRunner: Sendable {
           back                 the previous screen
           home                 the home screen
           routes               the route table: pattern, then owning component
+          status               every module: running, or disabled and why
+          notify PAYLOAD       delivers a push notification (a JSON object)
+          memory-warning       tells the modules memory is short (caches are dropped)
+          event NAME [K=V...]  sends one of the app's own lifecycle events
           plugins ...          the runtime plugins: list, available, install ID[@VERSION], update [ID],
                                remove ID (what is installed now loads at the next start)
           help                 this text
@@ -163,36 +261,32 @@ public struct AppRunner: Sendable {
         }
     }
 
-    private func open(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
-        do {
-            let screen = try await app.router.open(url, as: Screen.self, origin: origin)
-            output(TextRenderer(showsURLs: true).render(screen) + "\n")
-            return 0
-        } catch let error as RouterError {
-            if error.code == .invalidURL {
-                errorOutput("error: \(error)\n")
-                return 2
-            }
-            errorOutput("error: \(error)\n")
-            return 1
-        } catch {
-            errorOutput("error: opening '\(url)' failed: \(error)\n")
-            return 1
-        }
+    func usage(_ message: String) -> Int32 {
+        errorOutput("error: \(message). Run 'App help' for the commands.\n")
+        return 2
     }
+}
 
-    private func withApp(_ body: (Bootstrap) async -> Int32) async -> Int32 {
+/// One run of the App: the boot, the command, the clean end and the startup profile.
+struct Session: Sendable {
+    let runner: AppRunner
+    let logger: Logger
+    let profiling: Bool
+
+    /// Boots the app with `options`, runs `body`, and ends the run cleanly (an interrupt ends it as cleanly).
+    func withApp(_ options: LaunchOptions, _ body: (Bootstrap) async -> Int32) async -> Int32 {
+        let profile = StartupProfile(started: runner.started)
         let app: Bootstrap
         do {
-            app = try await Bootstrap.boot(environment: environment, app: self.app, log: errorOutput)
+            app = try await Bootstrap.boot(
+                environment: runner.environment, app: runner.app, launch: options, logger: logger, profile: profile, progress: runner.errorOutput)
         } catch let error as PluginConfigurationError {
-            errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
+            runner.errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
             return 2
         } catch {
-            errorOutput("error: the app cannot start: \(error)\n")
+            runner.errorOutput("error: the app cannot start: \(error)\n")
             return 2
         }
-        // An interrupt (Ctrl-C) or a termination request ends the run as cleanly as `quit` does.
         let interrupts = InterruptWatch { signal in
             app.runtimePlugins?.finishRun()
             exit(128 + signal)
@@ -200,11 +294,48 @@ public struct AppRunner: Sendable {
         let status = await body(app)
         interrupts.stop()
         await app.finish()
+        if profiling { runner.errorOutput(profile.table(modules: app.modules.statuses)) }
         return status
     }
 
-    private func usage(_ message: String) -> Int32 {
-        errorOutput("error: \(message). Run 'App help' for the commands.\n")
-        return 2
+    /// Opens `url` as a link from outside the app's screens: the modules that declare `open-url` see it
+    /// first and may rewrite or claim it; then the router opens what is left.
+    func openIncoming(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+        let incoming = IncomingURL(url)
+        await app.modules.send(.openURL(incoming))
+        if let module = incoming.claimedBy {
+            runner.output("'\(url)' was taken over by \(module).\n")
+            app.profile.firstScreenShown()
+            return 0
+        }
+        return await open(incoming.url, in: app, origin: origin)
+    }
+
+    /// Opens `url` and prints its screen.
+    func open(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+        do {
+            let screen = try await app.router.open(url, as: Screen.self, origin: origin)
+            runner.output(TextRenderer(showsURLs: true).render(screen) + "\n")
+            app.profile.firstScreenShown()
+            return 0
+        } catch let error as RouterError {
+            runner.errorOutput("error: \(error)\n")
+            return error.code == .invalidURL ? 2 : 1
+        } catch {
+            runner.errorOutput("error: opening '\(url)' failed: \(error)\n")
+            return 1
+        }
+    }
+
+    /// Sends the app's own event `name`; 2 when no module announces it.
+    func sendEvent(_ name: String, _ values: [String: String], in app: Bootstrap) async -> Int32 {
+        do {
+            try await app.modules.context.lifecycle.send(LifecycleEvent.Kind(name), values)
+            runner.output("Sent \(name) to: \(AppRunner.listeners(of: LifecycleEvent.Kind(name), in: app)).\n")
+            return 0
+        } catch {
+            runner.errorOutput("error: \(error)\n")
+            return 2
+        }
     }
 }

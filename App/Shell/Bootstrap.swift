@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 public import Router
 import RuntimePlugins
 import ScreenKit
@@ -6,58 +7,92 @@ import Storage
 
 /// Assembles an app: creates the modules its definition lists (generated from components.yaml's `apps:`)
 /// and gives them the services they share.
+///
+/// Only the shell's own set-up can stop a start (the database, the plugin declaration, the settings): a
+/// module that fails to register or launch is disabled, its routes answer "temporarily unavailable",
+/// and every other module boots.
 public struct Bootstrap: Sendable {
     /// The router every module registered on.
     public let router: Router
-    /// The booted modules, to announce lifecycle events to.
+    /// The modules, to announce lifecycle events to and to ask how each is doing.
     public let modules: ModuleManager
     /// Where the database lives.
     public let databasePath: String
     /// The runtime plugins, when this start could use them.
     let runtimePlugins: RuntimePluginManager?
+    /// What the start cost, phase by phase.
+    let profile: StartupProfile
+    /// Where the App's observations are logged.
+    let observer: AppObserver
 
     /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
-    /// declaration), registers every module in dependency order and announces `launch`; `log` gets a line
-    /// per routed open when SHOP_LOG is set.
-    public static func boot(
-        environment: [String: String], app: AppDefinition, log: @escaping @Sendable (String) -> Void = { _ in }
+    /// declaration), registers every module in dependency order, loads the runtime plugins and announces
+    /// `launch` with `options`, waiting only for the launch work that comes before the first screen.
+    static func boot(
+        environment: [String: String], app: AppDefinition, launch options: LaunchOptions, logger: Logger, profile: StartupProfile,
+        progress: @escaping @Sendable (String) -> Void
     ) async throws -> Bootstrap {
+        let observer = AppObserver(logger: logger)
         let plugins = app.plugins
         let path = StorageLocation.databasePath(environment: environment)
-        let storage = try Storage(path: path)
+        let storage = try profile.measure("open the database") { try Storage(path: path) }
         let router = Router()
-        try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
+        router.setObserver(observer.routing)
+        router.plugins.setFailureReporter { failure in logger.warning("\(failure)") }
+        try profile.measure("install the plugin declaration") {
+            try router.plugins.install(points: plugins.points, definitions: plugins.definitions, declarations: plugins.declarations)
+        }
         // Modules and plugins reach the database as a service: the generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
+        let settings = try ShellSettings(environment: environment, app: app)
         let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start ?? AppRunner.homeRoute) { request in
-            ShellScreens.notFound(request.url.original)
+            settings.webFallback(for: request.url) ?? ShellScreens.notFound(request.url.original)
         }
         var runtimePlugins: RuntimePluginManager?
         do {
-            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: app.hostAPI, report: log)
+            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: app.hostAPI, logger: logger, progress: progress)
         } catch {
-            log("warning: runtime plugins are off in this start: \(error)\n")
+            logger.warning("runtime plugins are off in this start: \(error)")
         }
-        router.setFallback(runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, fallback: notFound) } ?? notFound)
+        let lateModules = AppRuntimePlugins.LateModuleManager()
+        router.setFallback(
+            runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, modules: lateModules, fallback: notFound) } ?? notFound)
         router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
-        router.setExternalLinkVerifier(SignedLinkVerifier(signer: try AppSettings.signer(environment: environment)))
-        router.setDegradeTable(try AppSettings.degradeTable(environment: environment, app: app))
-        if let level = environment["SHOP_LOG"], !level.isEmpty, level != "0" {
-            try router.addInterceptor(LoggingInterceptor(log: log))
-        }
-        let modules = app.modules() + router.plugins.modules()
+        router.setExternalLinkVerifier(settings.linkVerifier)
+        router.setDegradeTable(settings.degradeTable)
+        if logger.logLevel <= .info { try router.addInterceptor(LoggingInterceptor(logger: logger)) }
+
         let context = ModuleContext(router: router, settings: AppSettings.moduleSettings(environment: environment, app: app))
-        try ModuleManager(modules: modules, context: context).registerAll()
+        let manager = try ModuleManager(
+            modules: try FaultInjection.apply(environment, to: app.modules() + router.plugins.modules()), context: context,
+            absent: Set(app.absent.map(\.component))
+        ) { report in
+            observer.modules(report)
+            if case .disabled(let module, let reason) = report {
+                Unavailable.register(module, reason: reason, patterns: app.routes[module] ?? [], on: router)
+            }
+        }
+        lateModules.manager = manager
+        profile.measure("register the modules") { manager.registerAll() }
         // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
-        let loaded = runtimePlugins?.loadInstalled(into: router, settings: environment) ?? []
-        let manager = try ModuleManager(modules: modules + loaded, context: context)
-        await manager.send(.launch)
-        return Bootstrap(router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins)
+        let loaded = profile.measure("load the runtime plugins") { runtimePlugins?.loadInstalled(into: router, settings: environment) ?? [] }
+        do {
+            try manager.adopt(loaded)
+        } catch {
+            logger.warning("runtime plugin modules hear no lifecycle events: \(error)")
+        }
+        for rule in settings.degradeTable.unmatchedRules(among: router.routes) {
+            logger.warning("degrade rule matches no route", metadata: ["pattern": "\(rule.pattern)", "source": "\(settings.degradeSource)"])
+        }
+        await profile.measure("launch the modules (before the first screen)") { await manager.launch(options) }
+        return Bootstrap(
+            router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins, profile: profile, observer: observer)
     }
 
-    /// Ends the run cleanly: modules hear `terminate`, and the runtime plugins on trial that loaded have
-    /// now run once (a run that never gets here is counted as a crash).
+    /// Ends the run cleanly: waits for launch work still running, modules hear `terminate`, and the runtime
+    /// plugins on trial that loaded have now run once (a run that never gets here is counted as a crash).
     public func finish() async {
+        await modules.finishDeferredLaunches()
         await modules.send(.terminate)
         runtimePlugins?.finishRun()
     }
@@ -95,5 +130,23 @@ enum ShellScreens {
         screen.text("(a terminal has no browser; a phone would show the page here)")
         screen.link("Home", "shop://home")
         return screen
+    }
+
+    static func unavailable(_ url: String, module: String) -> Screen {
+        var screen = Screen(title: "Temporarily unavailable")
+        screen.text("'\(url)' belongs to \(module), which is not working right now. Please try again later.")
+        screen.link("Home", "shop://home")
+        return screen
+    }
+}
+
+/// The routes of a disabled module: they answer "temporarily unavailable" (or what the degrade table says,
+/// which applies to them as to any route), never "page not found".
+enum Unavailable {
+    static func register(_ module: String, reason: String, patterns: [String], on router: Router) {
+        for pattern in patterns {
+            // A pattern with a parameter type of the module's own cannot be parsed now; its links stay unmatched.
+            try? router.register(pattern, owner: module) { request in ShellScreens.unavailable(request.url.original, module: module) }
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Router
 import ScreenKit
 
-/// The terminal shell: renders a screen, numbers its links, and reads what to do next.
+/// The terminal shell: renders a screen, numbers its links, and reads what to do next. Starting is
+/// `foreground`; the end of input or `quit` is `background` (then `terminate`, when the run ends).
 struct InteractiveShell {
     let app: Bootstrap
     let runner: AppRunner
@@ -15,6 +16,7 @@ struct InteractiveShell {
     mutating func run() async -> Int32 {
         await app.modules.send(.foreground)
         await open(runner.homeURL)
+        app.profile.firstScreenShown()
         while true {
             runner.output("> ")
             guard let line = runner.readLine() else {
@@ -30,7 +32,8 @@ struct InteractiveShell {
     }
 
     private mutating func handle(_ command: String) async {
-        switch command {
+        let words = command.split(separator: " ", maxSplits: 1).map(String.init)
+        switch words.first ?? "" {
         case "":
             if let screen = navigator.current { show(screen) }
         case "back":
@@ -45,15 +48,41 @@ struct InteractiveShell {
             await open(runner.homeURL)
         case "routes":
             runner.output(AppRunner.routeTable(app.router.routes))
+        case "status":
+            runner.output(AppRunner.status(app))
         case "help":
             runner.output(AppRunner.interactiveHelp)
-        case _ where command == "plugins" || command.hasPrefix("plugins "):
-            _ = await PluginsCommand(runner: runner).run(command.split(separator: " ").dropFirst().map(String.init))
+        case "memory-warning":
+            await app.modules.send(.memoryWarning)
+            runner.output("Told \(AppRunner.listeners(of: .memoryWarning, in: app)) that memory is short.\n")
+        case "notify":
+            do {
+                let payload = try PushNotification(json: words.count == 2 ? words[1] : "")
+                await app.modules.send(.notification(payload))
+                runner.output("Delivered the notification to: \(AppRunner.listeners(of: .notification, in: app)).\n")
+            } catch {
+                runner.output("Cannot deliver it: \(error).\n")
+            }
+        case "event":
+            let parts = command.split(separator: " ").dropFirst().map(String.init)
+            guard let name = parts.first, let values = try? AppRunner.values(Array(parts.dropFirst())) else {
+                return runner.output("'event' takes an event name and KEY=VALUE pairs, like: event cart.synced items=3\n")
+            }
+            do {
+                try await app.modules.context.lifecycle.send(LifecycleEvent.Kind(name), values)
+                runner.output("Sent \(name) to: \(AppRunner.listeners(of: LifecycleEvent.Kind(name), in: app)).\n")
+            } catch {
+                runner.output("Cannot send it: \(error)\n")
+            }
+        case "plugins":
+            _ = await PluginsCommand(runner: runner, logger: app.observer.logger).run(command.split(separator: " ").dropFirst().map(String.init))
         case _ where command.contains("://"):
             await open(command)
         default:
             guard let number = Int(command) else {
-                runner.output("Unknown command '\(command)'. Type a link number, a URL, back, home, routes, plugins, help or quit.\n")
+                runner.output(
+                    "Unknown command '\(command)'. Type a link number, a URL, back, home, routes, status, notify, memory-warning, event, plugins, help or quit.\n"
+                )
                 return
             }
             let links = navigator.current?.links ?? []

@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 import PluginFeed
 import RuntimePlugins
 
 /// `App plugins ...`: the runtime plugins this App installed, the feed's, and changes to them.
 struct PluginsCommand {
     let runner: AppRunner
+    let logger: Logger
 
     static let usage = "'plugins' takes list, available, install ID[@VERSION], update [ID] or remove ID"
 
@@ -16,7 +18,8 @@ struct PluginsCommand {
         }
         let manager: RuntimePluginManager
         do {
-            manager = try AppRuntimePlugins.manager(environment: runner.environment, versions: runner.app.hostAPI) { runner.errorOutput($0) }
+            manager = try AppRuntimePlugins.manager(
+                environment: runner.environment, versions: runner.app.hostAPI, logger: logger, progress: runner.errorOutput)
         } catch {
             runner.errorOutput("error: \(error)\n")
             return 2

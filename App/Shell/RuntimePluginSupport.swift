@@ -1,10 +1,12 @@
 import Foundation
 import Glibc
+import Logging
 import PluginFeed
 import Router
 import RuntimePlugins
 import ScreenKit
 import Storage
+import Synchronization
 
 /// The App's runtime plugins: where they are stored, which feed and keys it trusts, and how a link to an
 /// uninstalled plugin installs it first ("download on first tap").
@@ -13,10 +15,18 @@ enum AppRuntimePlugins {
     /// configuration, the public keys from the configuration only (SHOP_PLUGIN_CONFIG, else the bundled
     /// plugin-feed.json).
     static func manager(
-        environment: [String: String], versions: [String: String], report: @escaping @Sendable (String) -> Void
+        environment: [String: String], versions: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
     ) throws
         -> RuntimePluginManager
     {
+        // The manager's lines are warnings ("warning: ...") for the log, or progress for the person waiting.
+        let report: @Sendable (String) -> Void = { line in
+            if line.hasPrefix("warning: ") {
+                logger.warning("\(line.dropFirst("warning: ".count).trimmingCharacters(in: .newlines))")
+            } else {
+                progress(line)
+            }
+        }
         let configuration = try feedConfiguration(environment: environment)
         let dataFolder = URL(fileURLWithPath: StorageLocation.databasePath(environment: environment)).deletingLastPathComponent()
         let killAt = environment["SHOP_PLUGIN_KILL_AT"] ?? ""
@@ -79,7 +89,9 @@ enum AppRuntimePlugins {
     /// The fallback of an App with runtime plugins: a link that an installed plugin declares loads it (it
     /// was installed after this process started); one that a plugin of the feed declares installs that
     /// plugin first, with progress; then the link opens. Anything else gets `fallback`.
-    static func onDemandFallback(_ manager: RuntimePluginManager, router: Router, fallback: @escaping RouteHandler) -> RouteHandler {
+    static func onDemandFallback(
+        _ manager: RuntimePluginManager, router: Router, modules: LateModuleManager, fallback: @escaping RouteHandler
+    ) -> RouteHandler {
         { request in
             let url = request.url.original
             // A link from outside never installs software: only in-app opens reach the feed.
@@ -108,13 +120,25 @@ enum AppRuntimePlugins {
             }
             guard let id else { return try await fallback(request) }
             do {
-                let module = try manager.loadNow(id, into: router)
-                await module?.handle(.launch, in: ModuleContext(router: router))
+                if let module = try manager.loadNow(id, into: router), let modules = modules.manager {
+                    // Loaded after the start: it hears the events from now on, and launch now if it handles it.
+                    try modules.adopt([module])
+                    if module.events.contains(.launch) { try await module.handle(.launch(.plain), in: modules.context) }
+                }
             } catch {
                 manager.report("warning: plugin \(id) could not be loaded: \(error)\n")
                 return try await fallback(request)
             }
             return try await router.open(url, arguments: request.arguments.merging([retryMarker: true]) { old, _ in old }, origin: request.origin)
+        }
+    }
+
+    /// The App's module manager, once the boot has made it (the fallback is set before).
+    final class LateModuleManager: Sendable {
+        private let reference = Mutex<ModuleManager?>(nil)
+        var manager: ModuleManager? {
+            get { reference.withLock { $0 } }
+            set { reference.withLock { $0 = newValue } }
         }
     }
 

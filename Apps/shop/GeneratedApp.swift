@@ -69,6 +69,14 @@ public enum GeneratedApp {
             ],
             settings: [:],
             homeLayout: nil,
-            degradeTable: nil)
+            degradeTable: nil,
+            routes: [
+                "cart": ["shop://cart", "shop://cart/add/<int:productID>", "shop://cart/clear", "shop://cart/remove/<int:productID>"],
+                "home": ["shop://home"],
+                "order": ["shop://order/<int:id>", "shop://order/checkout", "shop://order/list", "shop://order/place"],
+                "product": ["shop://product/<int:id>", "shop://product/list", "shop://product/search"],
+                "reviews": ["shop://product/<int:id>/reviews/new"],
+                "user": ["shop://user/login", "shop://user/login/:userID", "shop://user/logout", "shop://user/profile"],
+            ])
     }
 }

@@ -51,7 +51,12 @@ import Testing
         let logged = try app.run(["open", "shop://order/list"])
         #expect(
             logged.error
-                == "route: shop://order/list origin=in-app owner=order\nroute: shop://user/login?next=shop%3A%2F%2Forder%2Flist origin=in-app owner=user\n")
+                == "info: route origin=in-app owner=order url=shop://order/list\n"
+                + "info: route origin=in-app owner=user url=shop://user/login?next=shop%3A%2F%2Forder%2Flist\n")
+        app.environment["SHOP_LOG"] = "loud"
+        let wrong = try app.run(["open", "shop://home"])
+        #expect(wrong.status == 2)
+        #expect(wrong.error.contains("SHOP_LOG is 'loud'; it takes a level: trace, debug, info, notice, warning, error, critical"))
 
         let json = try self.app.run(["routes", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])

@@ -11,13 +11,16 @@ let package = Package(
         .package(path: "../../Interfaces/CartInterface"),
         .package(path: "../../Interfaces/ProductInterface"),
         .package(path: "../../Interfaces/OrderInterface"),
+        .package(path: "../../Interfaces/HomeInterface"),
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/ScreenKit"),
         .package(path: "../../Foundation/Models"),
         .package(path: "../../Core/Storage"),
     ],
     targets: [
-        .target(name: "Cart", dependencies: ["CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage"]),
+        .target(
+            name: "Cart", dependencies: ["CartInterface", "ProductInterface", "OrderInterface", "HomeInterface", "Router", "ScreenKit", "Models", "Storage"]
+        ),
         .executableTarget(
             name: "CartDemo",
             dependencies: [
@@ -27,7 +30,7 @@ let package = Package(
         .testTarget(
             name: "CartTests",
             dependencies: [
-                "Cart", "CartInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage",
+                "Cart", "CartInterface", "HomeInterface", "ProductInterface", "OrderInterface", "Router", "ScreenKit", "Models", "Storage",
                 .product(name: "ProductInterfaceTestSupport", package: "ProductInterface"),
             ]
         ),

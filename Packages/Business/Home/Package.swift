@@ -15,11 +15,15 @@ let package = Package(
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/ScreenKit"),
         .package(path: "../../Foundation/Models"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         .target(
             name: "Home",
-            dependencies: ["HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models"],
+            dependencies: [
+                "HomeInterface", "ProductInterface", "CartInterface", "UserInterface", "Router", "ScreenKit", "Models",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Resources/home-layout.json")]
         ),
         .executableTarget(name: "HomeDemo", dependencies: ["Home", "Router", "ScreenKit"]),

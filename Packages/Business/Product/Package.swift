@@ -13,9 +13,12 @@ let package = Package(
         .package(path: "../../Foundation/Router"),
         .package(path: "../../Foundation/ScreenKit"),
         .package(path: "../../Foundation/Models"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
-        .target(name: "Product", dependencies: ["ProductInterface", "CartInterface", "Router", "ScreenKit", "Models"]),
+        .target(
+            name: "Product",
+            dependencies: ["ProductInterface", "CartInterface", "Router", "ScreenKit", "Models", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "ProductDemo", dependencies: ["Product", "Router", "ScreenKit"]),
         .testTarget(name: "ProductTests", dependencies: ["Product", "ProductInterface", "CartInterface", "Router", "ScreenKit", "Models"]),
     ]

@@ -55,6 +55,9 @@ import TestSupport
         let lite = try scratch.read("Apps/shelf-only/GeneratedApp.swift")
         #expect(lite.contains(#"AbsentFeature(component: "reader", patterns: ["lib://book/<int:id>"], web: nil),"#))
         #expect(try !scratch.read("Apps/full/GeneratedApp.swift").contains("AbsentFeature("))
+        // Each module's routes (its interface's and its own), for the App to answer "temporarily unavailable" when it is disabled.
+        #expect(try scratch.read("Apps/full/GeneratedApp.swift").contains(#"                "reader": ["lib://book/<int:id>"],"#))
+        #expect(!lite.contains(#""reader": ["#), "a feature the app leaves out has no module")
 
         // components.yaml changes what an app does for a left-out feature.
         try scratch.replace(in: "components.yaml", "reader: not-in-app", with: "reader: https://books.example/")
@@ -254,7 +257,7 @@ import TestSupport
         #expect(manifest.contains(".package(path: \"\(scratch.root.path)\"),"))
         #expect(manifest.contains(".executableTarget(name: \"ShelfFocus\", dependencies: [.product(name: \"Shell\", package: \"library\")"))
         let wiring = try scratch.read(folder + "/Sources/ShelfFocus/GeneratedApp.swift")
-        #expect(wiring.contains("start: \"lib://shelf/list\")"), "it starts at its component's first route")
+        #expect(wiring.contains("start: \"lib://shelf/list\",\n"), "it starts at its component's first route")
         #expect(!wiring.contains("AbsentFeature(component: \"reader\""))
     }
 

@@ -1,6 +1,7 @@
 import Cart
 import CartInterface
 import Foundation
+import HomeInterface
 import Models
 import OrderInterface
 import ProductInterface
@@ -73,4 +74,35 @@ private final class CountWatcher: Sendable {
         let screen = try await router.open("shop://cart", as: Screen.self)
         #expect(screen.elements.contains(.text("Your cart is empty.")))
     }
+
+    @Test func goingToTheBackgroundWithAFullCartLeavesAReminderForTheNextLaunch() async throws {
+        let storage = try Storage()
+        func session() throws -> (Router, CartModule, ModuleContext) {
+            let router = Router()
+            try router.services.register((any ProductCatalog).self, owner: "test", instance: InMemoryProductCatalog())
+            let module = CartModule(storage: storage)
+            let context = ModuleContext(router: router)
+            try module.register(in: context)
+            return (router, module, context)
+        }
+        let promotions = Mutex<[String]>([])
+        let watcher = CountWatcher()
+        let (router, module, context) = try session()
+        _ = try await router.open("shop://cart/add/1?quantity=2")
+        try await module.handle(.background, in: context)
+
+        let (next, nextModule, nextContext) = try session()
+        next.events.subscribe(watcher, to: HomePromotion.self) { _, promotion in promotions.withLock { $0.append(promotion.title) } }
+        try await nextModule.handle(.launch(.plain), in: nextContext)
+        #expect(promotions.withLock { $0 } == ["Your cart is waiting: 2 items, $10.00"])
+        _ = try await next.open("shop://cart/add/2")
+        try await nextModule.handle(.launch(.plain), in: nextContext)
+        #expect(promotions.withLock { $0 }.count == 1, "a change to the cart forgets the reminder")
+
+        try await nextModule.handle(.background, in: nextContext)
+        try await nextModule.handle(.custom("user.signed-out", ["user": "alice"]), in: nextContext)
+        try await nextModule.handle(.launch(.plain), in: nextContext)
+        #expect(promotions.withLock { $0 }.count == 1, "signing out forgets it")
+    }
+
 }

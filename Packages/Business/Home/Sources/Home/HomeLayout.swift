@@ -1,11 +1,49 @@
 public import Foundation
 
 /// The home screen's layout: a config the app bundles and a deployment may replace at run time.
+///
+/// A section of an unknown kind (one a newer App adds) or a broken one is skipped, with its reason in
+/// ``skipped``, so one bad section never takes the home screen down; unknown fields are ignored.
 public struct HomeLayout: Sendable, Equatable, Decodable {
     /// The screen's title.
     public var title: String
     /// The sections, top to bottom.
     public var sections: [Section]
+    /// The sections left out, each as `sections[INDEX]: why`.
+    public var skipped: [String] = []
+    /// Raised by each new version of a layout served from a URL: the App never takes an older one.
+    public var sequence: Int?
+
+    /// A layout of `sections` under `title`.
+    public init(title: String, sections: [Section], sequence: Int? = nil) {
+        self.title = title
+        self.sections = sections
+        self.sequence = sequence
+    }
+
+    private enum Key: String, CodingKey { case title, sections, sequence }
+
+    /// Something decoded only to step over it.
+    private struct Skip: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        title = try container.decode(String.self, forKey: .title)
+        sequence = try container.decodeIfPresent(Int.self, forKey: .sequence)
+        sections = []
+        var list = try container.nestedUnkeyedContainer(forKey: .sections)
+        while !list.isAtEnd {
+            let index = list.currentIndex
+            do {
+                sections.append(try list.decode(Section.self))
+            } catch let error as DecodingError {
+                skipped.append("sections[\(index)]: \(error.sectionReason)")
+                _ = try list.decode(Skip.self)
+            }
+        }
+    }
 
     /// One block of the home screen.
     public enum Section: Sendable, Equatable, Decodable {
@@ -91,6 +129,17 @@ public enum HomeError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DecodingError {
+    /// What is wrong with one section, without the path to it.
+    var sectionReason: String {
+        switch self {
+        case .keyNotFound(let key, _): return "its '\(key.stringValue)' is missing"
+        case .typeMismatch(let type, let context): return "\(context.codingPath.last.map { "'\($0.stringValue)'" } ?? "it") should be \(type)"
+        case .valueNotFound(let type, let context): return "\(context.codingPath.last.map { "'\($0.stringValue)'" } ?? "it") should be \(type), not null"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "\(self)"
+        }
+    }
+
     var layoutReason: String {
         let path: (DecodingError.Context) -> String = { context in
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

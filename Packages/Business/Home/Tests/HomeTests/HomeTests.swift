@@ -61,17 +61,43 @@ import UserInterfaceTestSupport
         #expect(screen == Screen(title: "Sale", elements: [.text("* 50% off *")], refreshURL: "shop://home"))
     }
 
-    @Test func aBrokenLayoutIsAClearErrorNamingThePlace() throws {
-        let data = Data(#"{"title": "x", "sections": [{"kind": "banner", "text": "ok"}, {"kind": "carousel"}]}"#.utf8)
+    @Test func aBrokenOrUnknownSectionIsSkippedWithItsReasonAndTheRestShows() throws {
+        let data = Data(
+            #"{"title": "x", "sequence": 4, "theme": "dark", "sections": [{"kind": "banner", "text": "ok"}, {"kind": "carousel"}, {"kind": "featured", "title": "F"}, {"kind": "cart"}]}"#
+                .utf8)
+        let layout = try HomeLayout.decode(data, source: "f.json")
+        #expect(layout.sections == [.banner(text: "ok"), .cart])
+        #expect(layout.sequence == 4, "unknown fields are ignored, known ones read")
         #expect(
-            throws: HomeError.badLayout(
-                source: "f.json", reason: ".sections[1].kind: unknown section kind 'carousel'; use greeting, banner, featured, cart or links")
-        ) {
-            try HomeLayout.decode(data, source: "f.json")
-        }
+            layout.skipped == [
+                "sections[1]: unknown section kind 'carousel'; use greeting, banner, featured, cart or links", "sections[2]: its 'products' is missing",
+            ])
+    }
+
+    @Test func aLayoutThatIsNoLayoutIsAClearErrorNamingThePlace() throws {
         #expect(throws: HomeError.badLayout(source: "/nonexistent.json", reason: "the file cannot be read")) {
             try HomeLayout.load(path: "/nonexistent.json")
         }
         #expect(throws: HomeError.self) { try HomeLayout.decode(Data("{".utf8), source: "f.json") }
+        #expect(throws: HomeError.badLayout(source: "f.json", reason: ".title is missing")) {
+            try HomeLayout.decode(Data(#"{"sections": []}"#.utf8), source: "f.json")
+        }
+    }
+
+    @Test func theLayoutIsReadAgainWhenTheAppComesToTheForeground() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID()).json").path
+        try #"{"title": "Sale", "sections": []}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let router = Router()
+        let context = ModuleContext(router: router, settings: [HomeModule.layoutSetting: path])
+        let manager = try ModuleManager(modules: [HomeModule()], context: context)
+        manager.registerAll()
+        #expect(try await router.open("shop://home", as: Screen.self).title == "Sale")
+        try #"{"title": "Spring", "sections": []}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try await router.open("shop://home", as: Screen.self).title == "Sale", "nothing changes until the App is back")
+        await manager.send(.foreground)
+        #expect(try await router.open("shop://home", as: Screen.self).title == "Spring")
+        try "not json".write(toFile: path, atomically: true, encoding: .utf8)
+        await manager.send(.foreground)
+        #expect(try await router.open("shop://home", as: Screen.self).title == "Spring", "a refresh that fails keeps the layout shown")
     }
 }

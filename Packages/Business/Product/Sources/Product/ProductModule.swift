@@ -2,14 +2,22 @@ public import Router
 import CartInterface
 public import ProductInterface
 import Foundation
+import Logging
+import Synchronization
 import ScreenKit
 
-/// The Product component: provides the catalog service and owns the `shop://product/...` routes.
+/// The Product component: provides the catalog service and owns the `shop://product/...` routes. After
+/// the first screen it builds its search index (search works before, from the catalog); a memory warning
+/// drops the index and the product pages kept alive, both rebuilt when next needed.
 public struct ProductModule: AppModule {
     public let name = "product"
     /// The catalog loads first: other components read it while they register.
     public let priority = 10
+    public let events: Set<LifecycleEvent.Kind> = [.launch, .memoryWarning]
+    public let launchTiming = LaunchTiming.afterFirstScreen
     private let catalog: any ProductCatalog
+    private let caches = Caches()
+    private let logger = Logger(label: "product")
 
     /// A module serving `catalog` (the built-in one by default).
     public init(catalog: any ProductCatalog = BuiltInCatalog()) {
@@ -19,20 +27,64 @@ public struct ProductModule: AppModule {
     public func register(in context: ModuleContext) throws {
         let catalog = self.catalog
         try context.services.register((any ProductCatalog).self, owner: name, instance: catalog)
-        let screens = ProductScreens(catalog: catalog, pages: ProductPages(router: context.router))
+        caches.pages.set(ProductPages(router: context.router))
+        let screens = ProductScreens(catalog: catalog, caches: caches)
         // Product pages are what shared links and campaigns point at: public, for signed links from outside.
         let open = RouteOptions(isPublic: true)
         try context.router.register(ProductRoute.List.self, owner: name, options: open) { _, _ in try await screens.list() }
         try context.router.register(ProductRoute.Detail.self, owner: name, options: open) { route, _ in try await screens.detail(id: route.id) }
         try context.router.register(ProductRoute.Search.self, owner: name, options: open) { route, _ in try await screens.search(route.q ?? "") }
     }
+
+    public func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws {
+        switch event {
+        case .launch:
+            caches.index.set(SearchIndex(try await catalog.allProducts()))
+        case .memoryWarning:
+            let pages = caches.pages.value?.trim() ?? 0
+            let hadIndex = caches.index.value != nil
+            caches.index.set(nil)
+            logger.info("memory warning: caches dropped", metadata: ["product-pages": "\(pages)", "search-index": "\(hadIndex ? "dropped" : "none")"])
+        default:
+            break
+        }
+    }
+}
+
+/// What the Product component keeps to be quick, and drops when memory is short.
+final class Caches: Sendable {
+    /// The product pages alive.
+    let pages = Cached<ProductPages>()
+    /// The search index, once built.
+    let index = Cached<SearchIndex>()
+}
+
+/// A value that may be there, set and dropped from any task.
+final class Cached<Value: Sendable>: Sendable {
+    private let storage = Mutex<Value?>(nil)
+    var value: Value? { storage.withLock { $0 } }
+    func set(_ value: Value?) { storage.withLock { $0 = value } }
+}
+
+/// Every product's name and blurb folded for search: built once, so a search reads no catalog.
+struct SearchIndex: Sendable {
+    private let entries: [(text: String, product: ProductSummary)]
+
+    init(_ products: [ProductSummary]) {
+        entries = products.map { ("\($0.name) \($0.blurb)".folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), $0) }
+    }
+
+    func search(_ query: String) -> [ProductSummary] {
+        let folded = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return entries.filter { $0.text.contains(folded) }.map(\.product)
+    }
 }
 
 /// The screens of the Product component.
 struct ProductScreens: Sendable {
     let catalog: any ProductCatalog
-    /// The pages' plugin containers (``ProductSections``).
-    let pages: ProductPages
+    /// The pages' plugin containers (``ProductSections``) and the search index.
+    let caches: Caches
 
     func list() async throws -> Screen {
         var screen = Screen(title: "All products", refreshURL: try ProductRoute.List().url())
@@ -58,7 +110,7 @@ struct ProductScreens: Sendable {
         screen.link("Add 2 to cart", try CartRoute.Add(productID: product.id, quantity: 2).url())
         screen.link("View cart", try CartRoute.Show().url())
         screen.link("All products", try ProductRoute.List().url())
-        for section in await pages.sections(for: product) {
+        for section in await caches.pages.value?.sections(for: product) ?? [] {
             screen.heading(section.heading)
             screen.elements += section.elements
         }
@@ -68,7 +120,10 @@ struct ProductScreens: Sendable {
     func search(_ text: String) async throws -> Screen {
         let query = text.trimmingCharacters(in: .whitespaces)
         var screen = Screen(title: query.isEmpty ? "Search" : "Search: \(query)")
-        let found = query.isEmpty ? [] : try await catalog.search(query)
+        var found: [ProductSummary] = []
+        if !query.isEmpty {
+            if let index = caches.index.value { found = index.search(query) } else { found = try await catalog.search(query) }
+        }
         if found.isEmpty {
             screen.text(query.isEmpty ? "Type something to search for, like shop://product/search?q=mug" : "Nothing matches '\(query)'.")
         }

@@ -41,6 +41,18 @@ public final class ProductPages: Sendable {
         return entry.page
     }
 
+    /// Detaches every page but the one shown (their plugins let go of their state); returns how many.
+    @discardableResult
+    public func trim() -> Int {
+        let dropped = state.withLock { state -> [PluginContainer<ProductSections>] in
+            let (kept, dropped) = (state.pages.filter { $0.id == state.shown }, state.pages.filter { $0.id != state.shown })
+            state.pages = kept
+            return dropped.map(\.page)
+        }
+        for page in dropped { page.detach() }
+        return dropped.count
+    }
+
     /// The sections of `product`'s page, after telling the page shown before that it disappeared.
     public func sections(for product: ProductSummary) async -> [ProductSection] {
         let page = page(for: product.id)

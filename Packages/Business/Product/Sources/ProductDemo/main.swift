@@ -6,8 +6,9 @@ import ScreenKit
 let router = Router()
 router.setFallback { request in Screen(title: "Not in this demo", elements: [.text("\(request.url) belongs to another component.")]) }
 let manager = try ModuleManager(modules: [ProductModule()], context: ModuleContext(router: router))
-try manager.registerAll()
-await manager.send(.launch)
+manager.registerAll()
+await manager.launch()
+await manager.finishDeferredLaunches()
 
 let arguments = CommandLine.arguments.dropFirst()
 let urls = arguments.isEmpty ? ["shop://product/list", "shop://product/1", "shop://product/search?q=mug"] : Array(arguments)

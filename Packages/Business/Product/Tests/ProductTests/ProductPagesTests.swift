@@ -43,13 +43,13 @@ private enum WitnessPlugin: PluginDefinition {
     }
 }
 
-private func boot(_ journal: Journal) throws -> Router {
+private func boot(_ journal: Journal, module: ProductModule = ProductModule()) throws -> Router {
     let router = Router()
     try router.services.register((any JournalService).self, owner: "test", instance: JournalBox(journal: journal))
     try router.plugins.install(
         points: [ProductSections.self], definitions: [WitnessPlugin.self],
         declarations: [PluginDeclaration(point: ProductSections.id, plugin: "witness", source: "test")])
-    try ProductModule().register(in: ModuleContext(router: router))
+    try module.register(in: ModuleContext(router: router))
     return router
 }
 
@@ -78,4 +78,18 @@ private func boot(_ journal: Journal) throws -> Router {
         _ = await pages.sections(for: ProductSummary(id: id, name: "#\(id)", price: Money(cents: 100), blurb: ""))
     }
     #expect(journal.all.filter { $0.hasSuffix("detach") } == ["1 detach"])
+}
+
+@Test func aMemoryWarningDetachesEveryPageButTheOneShownAndSearchStillWorks() async throws {
+    let journal = Journal()
+    let module = ProductModule()
+    let router = try boot(journal, module: module)
+    let context = ModuleContext(router: router)
+    try await module.handle(.launch(.plain), in: context)
+    for id in 1...3 { _ = try await router.open("shop://product/\(id)", as: Screen.self) }
+    #expect(TextRenderer().render(try await router.open("shop://product/search?q=MUG", as: Screen.self)).contains("Travel Mug"), "from the index")
+    try await module.handle(.memoryWarning, in: context)
+    #expect(journal.all.filter { $0.hasSuffix("detach") } == ["1 detach", "2 detach"], "the page shown stays")
+    let found = try await router.open("shop://product/search?q=mug", as: Screen.self)
+    #expect(found.links.map(\.title) == ["Coffee Mug — $12.50", "Travel Mug — $22.00", "All products"], "without the index, from the catalog")
 }

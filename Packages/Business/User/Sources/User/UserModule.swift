@@ -3,15 +3,22 @@ import OrderInterface
 import ScreenKit
 public import Session
 import Storage
+import Synchronization
 public import UserInterface
 
 /// The User component: provides ``AccountService``, owns the `shop://user/...` routes, and
-/// announces sign-in and sign-out.
+/// announces sign-in and sign-out. A push of type `session-revoked` (the server ended the session,
+/// for the user it names or whoever is signed in) signs out and sends the app's own `user.signed-out`.
 public struct UserModule: AppModule {
     public let name = "user"
     public let priority = 5
+    public let events: Set<LifecycleEvent.Kind> = [.notification]
+    public let announces: Set<LifecycleEvent.Kind> = [Self.signedOut]
+    /// The app's own lifecycle event sent when a push signs the user out (`user`: who).
+    public static let signedOut: LifecycleEvent.Kind = "user.signed-out"
     private let session: Session?
     private let directory: [UserAccount]
+    private let accounts = Registered()
 
     /// A module keeping who is signed in in `session`, by default a session in the App's `Storage` service.
     public init(session: Session? = nil, directory: [UserAccount] = AccountDirectory.demoAccounts) {
@@ -21,6 +28,7 @@ public struct UserModule: AppModule {
 
     public func register(in context: ModuleContext) throws {
         let accounts = AccountDirectory(session: try session ?? Session(storage: context.services.resolve(Storage.self)), known: directory)
+        self.accounts.directory = accounts
         let router = context.router
         let events = context.events
         try context.services.register((any AccountService).self, owner: name, instance: accounts)
@@ -44,6 +52,25 @@ public struct UserModule: AppModule {
             events.publish(UserSignedOut(user: user))
             return try UserScreens.profile(nil, notice: "\(user.displayName) signed out.")
         }
+    }
+}
+
+extension UserModule {
+    public func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws {
+        guard case .notification(let push) = event, push.type == "session-revoked", let accounts = accounts.directory else { return }
+        guard let user = try accounts.currentUser(), push["user"].map({ $0 == user.id }) ?? true else { return }
+        _ = try accounts.signOut()
+        context.events.publish(UserSignedOut(user: user))
+        try await context.lifecycle.send(Self.signedOut, ["user": user.id])
+    }
+}
+
+/// The accounts the module registered, for the events it handles later.
+final class Registered: Sendable {
+    private let value = Mutex<AccountDirectory?>(nil)
+    var directory: AccountDirectory? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }
 

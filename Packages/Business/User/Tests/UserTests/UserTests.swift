@@ -75,4 +75,35 @@ private final class EventLog: Sendable {
         #expect(screen.title == "Sign in")
         #expect(screen.elements.first == .text("There is no account 'mallory'."))
     }
+
+    @Test func aSessionRevokedPushSignsOutAndSendsTheAppsOwnEvent() async throws {
+        let router = Router()
+        let context = ModuleContext(router: router)
+        let heard = EventLog()
+        let listener = Listener(log: heard)
+        let manager = try ModuleManager(modules: [UserModule(session: Session(storage: Storage())), listener], context: context)
+        manager.registerAll()
+        _ = try await router.open("shop://user/login/alice")
+        await manager.send(.notification(PushNotification(["type": "session-revoked", "user": "bob"])))
+        #expect(try await router.open("shop://user/profile", as: Screen.self).elements.contains { "\($0)".contains("Alice") }, "bob's session, not alice's")
+        await manager.send(.notification(PushNotification(["type": "order-shipped"])))
+        #expect(heard.entries.withLock { $0 }.isEmpty)
+        await manager.send(.notification(PushNotification(["type": "session-revoked"])))
+        #expect(try await router.open("shop://user/profile", as: Screen.self).elements.contains { "\($0)".contains("You are not signed in.") })
+        #expect(heard.entries.withLock { $0 } == ["user.signed-out alice"])
+    }
+}
+
+/// A module that hears the User component's own event.
+private struct Listener: AppModule {
+    let name = "listener"
+    let events: Set<LifecycleEvent.Kind> = [UserModule.signedOut]
+    let log: EventLog
+
+    func register(in context: ModuleContext) throws {}
+
+    func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws {
+        if case .custom(let kind, let values) = event { log.entries.withLock { $0.append("\(kind) \(values["user"] ?? "")") } }
+    }
+
 }

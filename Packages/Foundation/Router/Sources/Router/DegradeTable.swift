@@ -5,9 +5,11 @@ public import Foundation
 public struct DegradeTable: Sendable, Equatable, Codable {
     /// One switched route.
     public struct Rule: Sendable, Equatable, Codable {
-        /// The route's pattern exactly as registered, such as `shop://order/<int:id>`.
+        /// The route's pattern, such as `shop://order/<int:id>`: it matches the registered route of the same
+        /// shape, whatever its parameters are called (`shop://order/<int:orderID>` is the same route).
         public var pattern: String
-        /// Where to go instead: an `https://` page or another app URL; `{name}` takes the route's parameter.
+        /// Where to go instead: an `https://` page or another app URL; `{name}` takes the route's parameter
+        /// of that name as registered.
         public var target: String
         /// Why, for logs.
         public var reason: String?
@@ -22,13 +24,17 @@ public struct DegradeTable: Sendable, Equatable, Codable {
 
     /// The rules.
     public var rules: [Rule]
+    /// Raised by each new version of a table served from a URL: the App never takes an older one.
+    public var sequence: Int?
 
     /// A table with `rules`.
-    public init(rules: [Rule] = []) {
+    public init(rules: [Rule] = [], sequence: Int? = nil) {
         self.rules = rules
+        self.sequence = sequence
     }
 
-    /// Reads a table from JSON (`{"rules": [{"pattern": ..., "target": ...}]}`), naming what is wrong.
+    /// Reads a table from JSON (`{"rules": [{"pattern": ..., "target": ...}]}`; unknown fields are ignored, so
+    /// an older App reads a newer table), naming what is wrong.
     public static func decode(_ data: Data, source: String) throws -> DegradeTable {
         do {
             let table = try JSONDecoder().decode(DegradeTable.self, from: data)
@@ -41,14 +47,22 @@ public struct DegradeTable: Sendable, Equatable, Codable {
         }
     }
 
-    /// Where `request` goes instead, or nil when its route is not degraded.
-    func target(for request: RouteRequest) -> String? {
-        guard let pattern = request.pattern?.text, let rule = rules.first(where: { $0.pattern == pattern }) else { return nil }
+    /// The rules whose pattern has the shape of no route in `routes`: they would never apply.
+    public func unmatchedRules(among routes: [RouteDescription]) -> [Rule] {
+        let shapes = Set(routes.compactMap { try? RoutePattern(parsing: $0.pattern).shape })
+        return rules.filter { rule in (try? RoutePattern(parsing: rule.pattern)).map { !shapes.contains($0.shape) } ?? true }
+    }
+
+    /// The rule of `request`'s route and where it goes instead, or nil when its route is not degraded.
+    func rule(for request: RouteRequest) -> (Rule, String)? {
+        guard !rules.isEmpty, let shape = request.pattern?.shape,
+            let rule = rules.first(where: { (try? RoutePattern(parsing: $0.pattern))?.shape == shape })
+        else { return nil }
         var target = rule.target
         for (name, value) in request.pathParameters {
             target = target.replacingOccurrences(of: "{\(name)}", with: PercentCoding.encode(value))
         }
-        return target
+        return (rule, target)
     }
 }
 

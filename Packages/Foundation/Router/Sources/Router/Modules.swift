@@ -4,11 +4,14 @@ public struct ModuleContext: Sendable {
     public let router: Router
     /// Settings for modules, such as file locations, usually from the environment.
     public let settings: [String: String]
+    /// Where a module sends the app's own lifecycle events it announces.
+    public let lifecycle: LifecycleChannel
 
     /// Creates a context.
     public init(router: Router, settings: [String: String] = [:]) {
         self.router = router
         self.settings = settings
+        self.lifecycle = LifecycleChannel()
     }
 
     /// The router's services.
@@ -17,22 +20,16 @@ public struct ModuleContext: Sendable {
     public var events: EventBus { router.events }
 }
 
-/// An application lifecycle event, announced to every module.
-public enum LifecycleEvent: Sendable, Hashable {
-    /// The app finished launching; modules are registered.
-    case launch
-    /// The app came to the foreground (the interactive shell started).
-    case foreground
-    /// The app went to the background.
-    case background
-    /// The app is about to exit; delivered in reverse boot order.
-    case terminate
-    /// An event of the app's own, by name.
-    case custom(String)
+/// When a module's launch work runs.
+public enum LaunchTiming: Sendable, Equatable {
+    /// Before the first screen: the App waits for it (the default; for what the first screen needs).
+    case beforeFirstScreen
+    /// After the first screen is on its way: the App does not wait (warming caches, syncing).
+    case afterFirstScreen
 }
 
 /// The one module type each component ships: it registers the component's routes, services and
-/// subscriptions ("who provides, maintains") and hears lifecycle events.
+/// subscriptions ("who provides, maintains") and hears the lifecycle events it declares.
 public protocol AppModule: Sendable {
     /// The component's name in components.yaml; the owner of everything the module registers.
     var name: String { get }
@@ -40,10 +37,17 @@ public protocol AppModule: Sendable {
     var priority: Int { get }
     /// Names of modules that must register and hear events before this one.
     var dependencies: [String] { get }
-    /// Registers routes, services and subscriptions.
+    /// The lifecycle events this module handles; it is not called for the others.
+    var events: Set<LifecycleEvent.Kind> { get }
+    /// The app's own lifecycle events this module sends (through ``ModuleContext/lifecycle``); other modules
+    /// may declare them.
+    var announces: Set<LifecycleEvent.Kind> { get }
+    /// When its launch work runs: before the first screen (awaited) or after it.
+    var launchTiming: LaunchTiming { get }
+    /// Registers routes, services and subscriptions. A module that throws is disabled, and the App goes on.
     func register(in context: ModuleContext) throws
-    /// Reacts to a lifecycle event.
-    func handle(_ event: LifecycleEvent, in context: ModuleContext) async
+    /// Reacts to a lifecycle event it declared. A module that throws while handling `launch` is disabled.
+    func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws
 }
 
 extension AppModule {
@@ -51,67 +55,35 @@ extension AppModule {
     public var priority: Int { 0 }
     /// No dependencies.
     public var dependencies: [String] { [] }
+    /// No lifecycle events.
+    public var events: Set<LifecycleEvent.Kind> { [] }
+    /// No events of its own.
+    public var announces: Set<LifecycleEvent.Kind> { [] }
+    /// Launch work before the first screen.
+    public var launchTiming: LaunchTiming { .beforeFirstScreen }
     /// Ignores lifecycle events.
-    public func handle(_ event: LifecycleEvent, in context: ModuleContext) async {}
+    public func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws {}
 }
 
-/// Boots modules in dependency order (ties: higher priority, then name) and announces lifecycle events.
-public struct ModuleManager: Sendable {
-    /// The modules in boot order.
-    public let modules: [any AppModule]
-    /// The context every module gets.
-    public let context: ModuleContext
-
-    /// Orders `modules`; throws on a duplicate name, an unknown dependency or a cycle.
-    public init(modules: [any AppModule], context: ModuleContext) throws {
-        self.modules = try Self.order(modules)
-        self.context = context
+/// Where modules send the app's own lifecycle events: to the module manager booting them.
+public final class LifecycleChannel: Sendable {
+    // Weak: the manager holds the context that holds this channel.
+    private final class Reference: @unchecked Sendable {
+        weak var manager: ModuleManager?
     }
 
-    /// Registers every module, in boot order.
-    public func registerAll() throws {
-        for module in modules { try module.register(in: context) }
+    private let reference = Locked(Reference())
+
+    init() {}
+
+    func attach(_ manager: ModuleManager) {
+        reference.withLock { $0.manager = manager }
     }
 
-    /// Announces `event` to every module, one after another: in boot order, or reversed for `terminate`.
-    public func send(_ event: LifecycleEvent) async {
-        let ordered = event == .terminate ? modules.reversed() : modules
-        for module in ordered { await module.handle(event, in: context) }
-    }
-
-    private static func order(_ modules: [any AppModule]) throws -> [any AppModule] {
-        var byName: [String: any AppModule] = [:]
-        for module in modules {
-            guard byName.updateValue(module, forKey: module.name) == nil else { throw RouterError.duplicateModule(module.name) }
-        }
-        for module in modules {
-            for dependency in module.dependencies where byName[dependency] == nil {
-                throw RouterError.unknownModuleDependency(module: module.name, dependency: dependency)
-            }
-        }
-        var remaining = byName
-        var ordered: [any AppModule] = []
-        while !remaining.isEmpty {
-            let ready = remaining.values.filter { $0.dependencies.allSatisfy { remaining[$0] == nil } }
-            guard let next = ready.min(by: { ($1.priority, $0.name) < ($0.priority, $1.name) }) else {
-                throw RouterError.moduleCycle(cycle(in: remaining))
-            }
-            ordered.append(next)
-            remaining[next.name] = nil
-        }
-        return ordered
-    }
-
-    private static func cycle(in remaining: [String: any AppModule]) -> [String] {
-        // Every remaining module waits on another remaining one, so walking first dependencies must loop.
-        guard var current = remaining.keys.min() else { return [] }
-        var path: [String] = []
-        while !path.contains(current) {
-            path.append(current)
-            guard let next = remaining[current]?.dependencies.filter({ remaining[$0] != nil }).min() else { break }
-            current = next
-        }
-        guard let start = path.firstIndex(of: current) else { return path }
-        return Array(path[start...]) + [current]
+    /// Announces the app's own event `kind` with `values` to the modules that declare it; throws
+    /// ``RouterError/unknownLifecycleEvent(module:event:known:)`` unless a module announces that kind.
+    public func send(_ kind: LifecycleEvent.Kind, _ values: [String: String] = [:]) async throws {
+        guard let manager = reference.withLock({ $0.manager }) else { return }
+        try await manager.sendCustom(kind, values)
     }
 }

@@ -18,23 +18,25 @@ extension Router {
         guard let match = lookup(parsed) else {
             let request = RouteRequest(url: parsed, arguments: arguments, origin: origin)
             if parsed.isWeb, let web {
-                guard origin == .inApp else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
+                guard origin == .inApp else { throw refused(RouterError.notPublic(url: url, origin: origin.rawValue)) }
                 return try await web(request)
             }
+            observe(.noRoute(url: url, origin: origin))
             guard let fallback else { throw RouterError.noRoute(url) }
             return try await fallback(request)
         }
         let request = RouteRequest(url: parsed, match: match, arguments: arguments, origin: origin)
         if origin != .inApp {
-            guard request.options.isPublic else { throw RouterError.notPublic(url: url, origin: origin.rawValue) }
-            guard let verifier else { throw RouterError.badLinkSignature(url: url, reason: "the app verifies no external links") }
+            guard request.options.isPublic else { throw refused(RouterError.notPublic(url: url, origin: origin.rawValue)) }
+            guard let verifier else { throw refused(RouterError.badLinkSignature(url: url, reason: "the app verifies no external links")) }
             do {
                 try verifier.verify(parsed)
             } catch {
-                throw RouterError.badLinkSignature(url: url, reason: "\(error)")
+                throw refused(RouterError.badLinkSignature(url: url, reason: "\(error)"))
             }
         }
-        if let target = degrade.target(for: request) {
+        if let (rule, target) = degrade.rule(for: request) {
+            observe(.degraded(url: url, pattern: request.pattern?.text ?? rule.pattern, target: target, reason: rule.reason))
             if let targetURL = try? RouteURL(target, limits: limits), targetURL.isWeb, let web {
                 return try await web(RouteRequest(url: targetURL, arguments: arguments, origin: .inApp))
             }
@@ -49,6 +51,12 @@ extension Router {
             }
         }
         return try await match.entry.handler(request)
+    }
+
+    /// Tells the observer of an external link refused for `error`, and returns the error.
+    private func refused(_ error: RouterError) -> RouterError {
+        observe(.refusedExternalLink(reason: error.description))
+        return error
     }
 
     /// Opens `url` and returns its value as a `V`; throws ``RouterError/unexpectedResult(url:expected:got:)`` otherwise.

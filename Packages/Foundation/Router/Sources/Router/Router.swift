@@ -32,6 +32,7 @@ public final class Router: Sendable {
         var interceptors: [any RouteInterceptor] = []
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
+        var observer: (@Sendable (RoutingEvent) -> Void)?
 
         /// Adds `route` as the next route; throws, adding no route, when its shape is taken or names an unknown type.
         mutating func add(_ route: RouteRegistration) throws {
@@ -121,6 +122,20 @@ public final class Router: Sendable {
         }
     }
 
+    /// Removes every route `owner` registered (a module that is disabled); returns their patterns.
+    @discardableResult
+    public func unregisterAll(owner: String) -> [String] {
+        changeRoutes { table in
+            var removed: [String] = []
+            for (id, entry) in table.entries.enumerated() where entry.owner == owner && !table.removed.contains(id) {
+                guard table.trie.remove(entry.pattern) != nil else { continue }
+                table.removed.insert(id)
+                removed.append(entry.pattern.text)
+            }
+            return removed
+        }
+    }
+
     /// Sets what opens a well-formed URL that no route matches.
     public func setFallback(_ handler: RouteHandler?) {
         table.withLock { $0.fallback = handler }
@@ -145,6 +160,21 @@ public final class Router: Sendable {
     /// Replaces the degrade table (which routes go to an H5 page or another route instead).
     public func setDegradeTable(_ degrade: DegradeTable) {
         table.withLock { $0.degrade = degrade }
+    }
+
+    /// Sets who hears what went past the routes: misses, degraded routes, refused links, unknown services.
+    public func setObserver(_ observer: (@Sendable (RoutingEvent) -> Void)?) {
+        table.withLock { $0.observer = observer }
+        if let observer {
+            services.setObserver { service in observer(.unknownService(service)) }
+        } else {
+            services.setObserver(nil)
+        }
+    }
+
+    /// Tells the observer, if any, about `event`.
+    func observe(_ event: RoutingEvent) {
+        table.withLock { $0.observer }?(event)
     }
 
     /// Sets what checks the signature of links from outside the app; without one, they are all refused.

@@ -38,6 +38,10 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let moduleCycle = Code("moduleCycle")
         /// Two modules with one component name.
         public static let duplicateModule = Code("duplicateModule")
+        /// A module declares a lifecycle event nobody announces, or announces one with a bad name.
+        public static let unknownLifecycleEvent = Code("unknownLifecycleEvent")
+        /// A module that is disabled (it failed to register or launch).
+        public static let moduleDisabled = Code("moduleDisabled")
         /// An interceptor stopped the open.
         public static let rejected = Code("rejected")
         /// An interceptor decided nothing in time.
@@ -165,5 +169,52 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An external link without a valid signature.
     public static func badLinkSignature(url: String, reason: String) -> RouterError {
         RouterError(.badLinkSignature, "The external link '\(url)' is refused: \(reason).")
+    }
+
+    /// A module declares (`module` set) or someone sends a lifecycle event that is neither built in nor
+    /// announced by a module.
+    public static func unknownLifecycleEvent(module: String?, event: String, known: [String]) -> RouterError {
+        let hint = closest(event, in: known).map { "Did you mean '\($0)'? " } ?? ""
+        let subject = module.map { "Module '\($0)' declares the lifecycle event '\(event)'" } ?? "The lifecycle event '\(event)'"
+        let list = known.isEmpty ? "No module announces an event of its own" : "Known events: \(known.joined(separator: ", "))"
+        return RouterError(
+            .unknownLifecycleEvent,
+            "\(subject), which is neither built in nor announced by a module. \(hint)\(list); "
+                + "a module that sends an event of its own lists it in `announces`.")
+    }
+
+    /// A module announces an event whose name is built in or not of the form `words.joined-by.dots-or-dashes`.
+    public static func badLifecycleEventName(module: String, event: String) -> RouterError {
+        RouterError(
+            .unknownLifecycleEvent,
+            "Module '\(module)' announces the lifecycle event '\(event)': an app's own event is named after its module, then lower-case "
+                + "words joined by dots or dashes, like '\(module).synced'.")
+    }
+
+    /// A module that is disabled.
+    public static func moduleDisabled(_ module: String, reason: String) -> RouterError {
+        RouterError(.moduleDisabled, "Module '\(module)' is disabled: \(reason).")
+    }
+
+    /// The candidate nearest to `name` by edit distance, if it is near enough to be a slip.
+    static func closest(_ name: String, in candidates: [String]) -> String? {
+        let best = candidates.map { ($0, editDistance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let best, best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
     }
 }

@@ -19,6 +19,7 @@ public final class ServiceRegistry: Sendable {
     private struct State: Sendable {
         var registrations: [ObjectIdentifier: Registration] = [:]
         var instances: [ObjectIdentifier: any Sendable] = [:]
+        var observer: (@Sendable (String) -> Void)?
     }
 
     private let state = Locked(State())
@@ -46,9 +47,31 @@ public final class ServiceRegistry: Sendable {
         try register(service, owner: owner) { _ in instance }
     }
 
+    /// Sets who hears of a service asked for that nobody provides.
+    public func setObserver(_ observer: (@Sendable (String) -> Void)?) {
+        state.withLock { $0.observer = observer }
+    }
+
+    /// Removes every service `owner` provides (a module that is disabled); returns their names.
+    @discardableResult
+    public func unregisterAll(owner: String) -> [String] {
+        state.withLock { state in
+            let keys = state.registrations.filter { $0.value.owner == owner }.map(\.key)
+            for key in keys { state.instances[key] = nil }
+            return keys.compactMap { state.registrations.removeValue(forKey: $0)?.name }.sorted()
+        }
+    }
+
     /// The provider of `service`; throws ``RouterError/unknownService(_:)`` when nobody registered it.
     public func resolve<Service: Sendable>(_ service: Service.Type) throws -> Service {
         try ServiceResolver(registry: self, chain: []).resolve(service)
+    }
+
+    /// The provider of `service`, or nil when nobody registered it: for a service a component can do
+    /// without (a feature left out of the app), so its absence is not reported as a miss.
+    public func optional<Service: Sendable>(_ service: Service.Type) throws -> Service? {
+        guard isRegistered(service) else { return nil }
+        return try resolve(service)
     }
 
     /// Whether some component provides `service`.
@@ -63,8 +86,11 @@ public final class ServiceRegistry: Sendable {
 
     fileprivate func resolve<Service: Sendable>(_ service: Service.Type, chain: [String]) throws -> Service {
         let key = ObjectIdentifier(service)
-        let (registration, cached) = state.withLock { ($0.registrations[key], $0.instances[key]) }
-        guard let registration else { throw RouterError.unknownService("\(service)") }
+        let (registration, cached, observer) = state.withLock { ($0.registrations[key], $0.instances[key], $0.observer) }
+        guard let registration else {
+            observer?("\(service)")
+            throw RouterError.unknownService("\(service)")
+        }
         if let typed = cached as? Service { return typed }
         guard !chain.contains(registration.name) else { throw RouterError.serviceCycle(chain + [registration.name]) }
         let made = try registration.factory(ServiceResolver(registry: self, chain: chain + [registration.name]))

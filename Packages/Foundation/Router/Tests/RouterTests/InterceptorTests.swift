@@ -137,4 +137,38 @@ private struct RejectEverything: ExternalLinkVerifier {
         await #expect(throws: RouterError.tooManyRedirects("shop://order/list")) { try await router.open("shop://order/list") }
         #expect(throws: DegradeTableError.self) { try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f") }
     }
+
+    @Test func aDegradeRuleMatchesTheRouteOfItsShapeWhateverItsParametersAreCalled() async throws {
+        let router = try router()
+        router.setWebContainer { request in "web \(request.url.original)" }
+        let data = Data(
+            #"{"rules": [{"pattern": "shop://product/<int:productID>", "target": "https://m.shop.example/p/{id}"}], "sequence": 3, "later": true}"#.utf8)
+        let table = try DegradeTable.decode(data, source: "test")
+        #expect(table.sequence == 3, "unknown fields are ignored, known ones read")
+        router.setDegradeTable(table)
+        #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{id} is the registered route's name")
+        let stray = DegradeTable(rules: [.init(pattern: "shop://product/<int:id>", target: "x"), .init(pattern: "shop://nowhere/<id>", target: "y")])
+        #expect(stray.unmatchedRules(among: router.routes).map(\.pattern) == ["shop://nowhere/<id>"])
+    }
+
+    @Test func theObserverHearsMissesDegradedRoutesRefusedLinksAndUnknownServices() async throws {
+        let router = try router()
+        let seen = Mutex<[RoutingEvent]>([])
+        router.setObserver { event in seen.withLock { $0.append(event) } }
+        router.setFallback { _ in "fallback" }
+        router.setWebContainer { _ in "web" }
+        _ = try await router.open("shop://nothing/here")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://order/list", target: "shop://product/7", reason: "order is down")]))
+        _ = try await router.open("shop://order/list")
+        _ = try? await router.open("shop://order/list", origin: .deepLink)
+        _ = try? router.services.resolve(Int.self)
+        #expect(
+            seen.withLock { $0 } == [
+                .noRoute(url: "shop://nothing/here", origin: .inApp),
+                .degraded(url: "shop://order/list", pattern: "shop://order/list", target: "shop://product/7", reason: "order is down"),
+                .refusedExternalLink(reason: RouterError.notPublic(url: "shop://order/list", origin: "deep-link").description),
+                .unknownService("Int"),
+            ])
+    }
+
 }

@@ -28,6 +28,9 @@ public struct AppPlan: Sendable {
     public var declarations: [PluginEntry]
     /// The features it leaves out.
     public var absent: [Absent]
+    /// The route patterns of each of its features and plugins (its interface's and its own): what answers
+    /// "temporarily unavailable" when that module is disabled at run time.
+    public var routes: [String: [String]]
     /// The modules of the shell's API (its `public import`s): the generated sources name their types.
     public var shellAPI: [String]
 
@@ -103,17 +106,22 @@ public struct AppPlan: Sendable {
             guard let point = catalog.point(id) else { throw AppWiring.refusal("no interface declares the extension point '\(id)'") }
             points.append(point)
         }
+        func patterns(of name: String) -> [String] {
+            stagedRoutes[name]
+                ?? (analysis.packages[name]?.targets ?? []).filter { $0.declaration.kind == .regular }.flatMap { $0.files.flatMap { $0.routes.map(\.pattern) } }
+        }
         var absent: [Absent] = []
         for component in workspace.components where component.kind == .implementation && !linked.contains(component.name) {
             guard let interface = component.interface else { continue }
-            let patterns =
-                stagedRoutes[interface]
-                ?? (analysis.packages[interface]?.targets ?? []).filter { $0.declaration.kind == .regular }
-                .flatMap { $0.files.flatMap { $0.routes.map(\.pattern) } }
-            absent.append(Absent(component: component.name, patterns: patterns, behaviour: app.behaviour(for: component.name)))
+            absent.append(Absent(component: component.name, patterns: patterns(of: interface), behaviour: app.behaviour(for: component.name)))
+        }
+        var routes: [String: [String]] = [:]
+        for component in members where component.kind != .interface {
+            let own = Set(patterns(of: component.name) + (component.interface.map(patterns(of:)) ?? []))
+            if !own.isEmpty { routes[component.name] = own.sorted() }
         }
         return AppPlan(
             app: app, linked: linked, modules: modules, definitions: definitions.sorted { $0.component < $1.component }, points: points,
-            declarations: declarations, absent: absent, shellAPI: shellAPI)
+            declarations: declarations, absent: absent, routes: routes, shellAPI: shellAPI)
     }
 }

@@ -63,8 +63,13 @@ enum AppSources {
             text += "            ],\n"
         }
         text += "            homeLayout: \(try embedded(app.homeLayout, workspace)),\n"
-        text += "            degradeTable: \(try embedded(app.degradeTable, workspace))"
-        text += app.start.map { ",\n            start: \(swiftString($0)))\n" } ?? ")\n"
+        text += "            degradeTable: \(try embedded(app.degradeTable, workspace)),\n"
+        if let start = app.start { text += "            start: \(swiftString(start)),\n" }
+        text += "            routes: [\n"
+        for (module, patterns) in plan.routes.sorted(by: { $0.key < $1.key }) {
+            text += "                \(swiftString(module)): [\(patterns.map(swiftString).joined(separator: ", "))],\n"
+        }
+        text += "            ])\n"
         text += "    }\n}\n"
         return ["\(app.folder)/main.swift": Array(main.utf8), "\(app.folder)/GeneratedApp.swift": Array(text.utf8)]
     }
