@@ -13,7 +13,6 @@ let componentPackages: [Package.Dependency] = [
     .package(path: "Packages/Business/User"),
     .package(path: "Packages/Core/RuntimePlugins"),
     .package(path: "Packages/Core/Storage"),
-    .package(path: "Packages/Foundation/LinkSigning"),
     .package(path: "Packages/Foundation/PluginFeed"),
     .package(path: "Packages/Foundation/Router"),
     .package(path: "Packages/Foundation/ScreenKit"),
@@ -32,7 +31,6 @@ let componentPackages: [Package.Dependency] = [
 // swift-format-ignore
 let shellProducts: [Target.Dependency] = [
     .product(name: "HomeInterface", package: "HomeInterface"),
-    .product(name: "LinkSigning", package: "LinkSigning"),
     .product(name: "PluginFeed", package: "PluginFeed"),
     .product(name: "Router", package: "Router"),
     .product(name: "RuntimePlugins", package: "RuntimePlugins"),
@@ -82,7 +80,9 @@ let package = Package(
     targets: appTargets + [
         .target(
             name: "Shell", dependencies: shellProducts + pluginHostProducts + [.product(name: "Logging", package: "swift-log")], path: "App/Shell",
-            resources: [.copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json")]
+            resources: [
+                .copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json"), .copy("Resources/remote-config.json"), .copy("Resources/link-keys.json"),
+            ]
         ),
         .testTarget(
             name: "AppTests",

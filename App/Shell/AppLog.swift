@@ -81,6 +81,8 @@ struct AppObserver: Sendable {
             logger.error("module disabled", metadata: ["module": "\(module)", "reason": "\(reason)"])
         case .eventFailed(let module, let event, let error):
             logger.warning("lifecycle event failed", metadata: ["module": "\(module)", "event": "\(event)", "error": "\(error)"])
+        case .delivered(let module, let event):
+            logger.debug("lifecycle event delivered", metadata: ["module": "\(module)", "event": "\(event)"])
         }
     }
 }

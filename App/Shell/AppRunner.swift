@@ -198,7 +198,9 @@ public struct AppRunner: Sendable {
           notify PAYLOAD              delivers a push notification, a JSON object like {"type": "session-revoked"}
           event NAME [KEY=VALUE...]   sends one of the app's own lifecycle events (see 'status')
           status                      every module: running, or disabled and why; the events each handles
-          sign URL [--lifetime SECS]  prints URL signed for outside use (default lifetime: 3600 s)
+          sign URL [--lifetime SECS] [--once] [--key FILE]
+                                      prints URL signed for outside use (default lifetime: 3600 s) with the
+                                      private key FILE (or SHOP_LINK_SIGNING_KEY); --once: it opens once
           routes [--format text|json] prints the route table: pattern, then owning component
           plugins list                the installed runtime plugins: the version that loads, an update waiting
           plugins available           the plugin feed's plugins and versions, and whether each fits this App
@@ -210,11 +212,14 @@ public struct AppRunner: Sendable {
         --profile-startup (or SHOP_PROFILE=1) prints each module's register and launch time and the time to
         the first screen on standard error when the App ends.
         Interactive commands: a link's number, a URL, back, home, routes, status, notify PAYLOAD,
-        memory-warning, event NAME [KEY=VALUE...], plugins ..., help, quit.
+        memory-warning, event NAME [KEY=VALUE...], background, foreground, plugins ..., help, quit.
         Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
-        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEY (link signing key),
+        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEYS (public keys external links are signed with,
+        comma-separated; else link-keys.json), SHOP_LINK_SIGNING_KEY (the private key file 'sign' uses),
         SHOP_LOG (log level: trace, debug, info, notice, warning (default), error, critical; 1 is info),
-        SHOP_WEB_FALLBACK (web site for links nothing opens), SHOP_PLUGIN_FEED (plugin feed URL),
+        SHOP_WEB_FALLBACK (web site for links nothing opens), SHOP_REMOTE_CONFIG (the remote configuration file:
+        home layout and degrade table URLs, trusted keys), SHOP_HOME_LAYOUT_URL, SHOP_DEGRADE_URL (their URLs),
+        SHOP_PLUGIN_FEED (plugin feed URL),
         SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
         SHOP_PLUGIN_TIMEOUT (seconds a download may stall).
 
@@ -231,6 +236,8 @@ public struct AppRunner: Sendable {
           status               every module: running, or disabled and why
           notify PAYLOAD       delivers a push notification (a JSON object)
           memory-warning       tells the modules memory is short (caches are dropped)
+          background           the App goes to the background (as a phone's home button sends it)
+          foreground           the App comes back: its remote configuration is asked again, Home reads its layout
           event NAME [K=V...]  sends one of the app's own lifecycle events
           plugins ...          the runtime plugins: list, available, install ID[@VERSION], update [ID],
                                remove ID (what is installed now loads at the next start)
@@ -245,15 +252,19 @@ public struct AppRunner: Sendable {
     var homeURL: String { app.start ?? Self.homeRoute }
 
     private func sign(_ arguments: [String]) -> Int32 {
-        guard let options = try? CommandOptions(arguments, valued: ["--lifetime"]), options.positional.count == 1, let url = options.positional.first else {
-            return usage("'sign' takes a URL and optionally --lifetime SECONDS")
+        let once = arguments.contains("--once")
+        guard let options = try? CommandOptions(arguments.filter { $0 != "--once" }, valued: ["--lifetime", "--key"]), options.positional.count == 1,
+            let url = options.positional.first
+        else {
+            return usage("'sign' takes a URL and optionally --lifetime SECONDS, --once and --key FILE")
         }
         guard let lifetime = options.values["--lifetime"].map(TimeInterval.init) ?? 3600, lifetime > 0 else {
             return usage("--lifetime takes a positive number of seconds")
         }
         do {
             _ = try RouteURL(url)
-            output(try AppSettings.signer(environment: environment).sign(url, lifetime: lifetime) + "\n")
+            let signer = try AppSettings.linkSigner(keyFile: options.values["--key"], environment: environment)
+            output(try signer.sign(url, lifetime: lifetime, once: once) + "\n")
             return 0
         } catch {
             errorOutput("error: \(error)\n")

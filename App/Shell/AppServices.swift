@@ -1,16 +1,28 @@
 import Foundation
 import HomeInterface
-import LinkSigning
 import Logging
+import PluginFeed
 import Router
 import ScreenKit
+import Storage
 
-/// Checks links from outside the app with the App's signing key.
+/// Checks links from outside the app against the public keys the App trusts, and opens a one-time link
+/// once: its nonce is kept in the database until the link expires.
 struct SignedLinkVerifier: ExternalLinkVerifier {
-    let signer: LinkSigner
+    let verifier: LinkVerifier
+    let used: StoredCollection<Date>
 
     func verify(_ url: RouteURL) throws {
-        try signer.verify(url.original)
+        let claims = try verifier.verify(url.original)
+        guard let nonce = claims.once else { return }
+        var replayed = false
+        _ = try used.update(nonce) { seen in
+            replayed = seen != nil
+            return seen ?? claims.expiry
+        }
+        if replayed { throw LinkSignatureError.replayed }
+        // Nonces of expired links can go: those links are refused for their expiry anyway.
+        for (nonce, expiry) in try used.all() where expiry < Date() { _ = try used.remove(nonce) }
     }
 }
 
@@ -41,9 +53,10 @@ struct ShellSettings: Sendable {
     var webBase: String?
 
     /// The settings of `app` under `environment`; throws naming the setting that cannot be used.
-    init(environment: [String: String], app: AppDefinition) throws {
-        (degradeTable, degradeSource) = try AppSettings.degradeTable(environment: environment, app: app)
-        linkVerifier = SignedLinkVerifier(signer: try AppSettings.signer(environment: environment))
+    init(environment: [String: String], app: AppDefinition, remote: RemoteConfiguration?, storage: Storage) throws {
+        (degradeTable, degradeSource) = try AppSettings.degradeTable(environment: environment, app: app, remote: remote)
+        linkVerifier = SignedLinkVerifier(
+            verifier: LinkVerifier(keys: try AppSettings.linkKeys(environment: environment)), used: storage.collection("links.used-once"))
         let settings = AppSettings.moduleSettings(environment: environment, app: app)
         if let base = settings[AppSettings.webFallback], !base.isEmpty {
             guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -71,9 +84,26 @@ enum AppSettings {
     /// The setting naming the web site of links nothing opens.
     static let webFallback = "SHOP_WEB_FALLBACK"
 
-    /// The key external links are signed with; the default is for development only.
-    static func signer(environment: [String: String]) throws -> LinkSigner {
-        try LinkSigner(key: environment["SHOP_LINK_KEY"] ?? "shop-development-signing-key")
+    /// The public keys external links must be signed with: SHOP_LINK_KEYS (base64 keys, comma-separated),
+    /// else the bundled link-keys.json (`{"keys": [...]}`). None: every external link is refused.
+    static func linkKeys(environment: [String: String]) throws -> TrustedKeys {
+        if let keys = environment["SHOP_LINK_KEYS"], !keys.isEmpty {
+            return try TrustedKeys(keys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        struct File: Decodable { var keys: [String] }
+        guard let bundled = Bundle.module.url(forResource: "link-keys", withExtension: "json"), let data = FileManager.default.contents(atPath: bundled.path)
+        else { throw AppSettingError("the bundled link-keys.json is missing from the build") }
+        return try TrustedKeys((try FeedJSON.decode(data, what: "link-keys.json") as File).keys)
+    }
+
+    /// The private key links are signed with by `App sign`: the file `--key` or SHOP_LINK_SIGNING_KEY names
+    /// (a key from `componentctl plugin keygen`). The App itself carries no private key.
+    static func linkSigner(keyFile: String?, environment: [String: String]) throws -> LinkSigner {
+        guard let path = keyFile ?? environment["SHOP_LINK_SIGNING_KEY"], !path.isEmpty else {
+            throw AppSettingError("signing a link needs the private key: --key FILE or SHOP_LINK_SIGNING_KEY (make one with 'componentctl plugin keygen')")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw AppSettingError("the signing key \(path) cannot be read") }
+        return LinkSigner(key: try PluginSigningKey(fileContents: text))
     }
 
     /// What the modules read: the app's settings and home layout, each replaced by an environment variable of its name.
@@ -84,14 +114,18 @@ enum AppSettings {
     }
 
     /// The degrade table and where it came from: the file named by SHOP_DEGRADE_TABLE (a path or file:// URL),
-    /// else the app's own, else the bundled one.
-    static func degradeTable(environment: [String: String], app: AppDefinition) throws -> (DegradeTable, String) {
+    /// else the last good copy of the one served from a URL, else the app's own, else the bundled one.
+    static func degradeTable(environment: [String: String], app: AppDefinition, remote: RemoteConfiguration?) throws -> (DegradeTable, String) {
         if let source = environment["SHOP_DEGRADE_TABLE"], !source.isEmpty {
             let url = source.hasPrefix("file://") ? URL(string: source) : URL(fileURLWithPath: source)
             guard let url, let data = try? Data(contentsOf: url) else {
                 throw DegradeTableError(source: source, reason: "it cannot be read (SHOP_DEGRADE_TABLE takes a file path or a file:// URL)")
             }
             return (try DegradeTable.decode(data, source: source), source)
+        }
+        // A kept copy was checked when it was taken; one that no longer decodes (another App version) is passed over.
+        if let served = remote?.current(RemoteConfiguration.degradeTable), let table = try? DegradeTable.decode(served.json, source: served.source) {
+            return (table, served.source)
         }
         if let table = app.degradeTable {
             let source = "the degrade table of app '\(app.name)'"

@@ -1,4 +1,5 @@
 import Foundation
+import HomeInterface
 import Logging
 public import Router
 import RuntimePlugins
@@ -24,6 +25,8 @@ public struct Bootstrap: Sendable {
     let profile: StartupProfile
     /// Where the App's observations are logged.
     let observer: AppObserver
+    /// The configuration files served from URLs, when there are any.
+    let remote: RemoteConfiguration?
 
     /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
     /// declaration), registers every module in dependency order, loads the runtime plugins and announces
@@ -44,7 +47,15 @@ public struct Bootstrap: Sendable {
         }
         // Modules and plugins reach the database as a service: the generated wiring passes them no arguments.
         try router.services.register(Storage.self, owner: "app", instance: storage)
-        let settings = try ShellSettings(environment: environment, app: app)
+        let dataFolder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let remote = try RemoteConfiguration.configured(environment: environment, dataFolder: dataFolder, logger: logger)
+        if let remote {
+            await profile.measure("fetch the remote configuration") { await remote.refresh() }
+            if remote.names.contains(RemoteConfiguration.homeLayout) {
+                try router.services.register((any HomeLayoutSource).self, owner: "app", instance: RemoteHomeLayout(remote: remote))
+            }
+        }
+        let settings = try ShellSettings(environment: environment, app: app, remote: remote, storage: storage)
         let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start ?? AppRunner.homeRoute) { request in
             settings.webFallback(for: request.url) ?? ShellScreens.notFound(request.url.original)
         }
@@ -86,7 +97,18 @@ public struct Bootstrap: Sendable {
         }
         await profile.measure("launch the modules (before the first screen)") { await manager.launch(options) }
         return Bootstrap(
-            router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins, profile: profile, observer: observer)
+            router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins, profile: profile, observer: observer, remote: remote)
+    }
+
+    /// The App comes to the foreground: the remote configuration is asked again (not at the shell's start,
+    /// which fetched it a moment ago), a new degrade table applies at once, and the modules hear
+    /// `foreground` (Home reads its layout).
+    func comeToForeground(environment: [String: String], app: AppDefinition, refreshing: Bool = true) async {
+        if let remote, refreshing {
+            await remote.refresh()
+            if let (table, _) = try? AppSettings.degradeTable(environment: environment, app: app, remote: remote) { router.setDegradeTable(table) }
+        }
+        await modules.send(.foreground)
     }
 
     /// Ends the run cleanly: waits for launch work still running, modules hear `terminate`, and the runtime

@@ -14,7 +14,7 @@ struct InteractiveShell {
     }
 
     mutating func run() async -> Int32 {
-        await app.modules.send(.foreground)
+        await app.comeToForeground(environment: runner.environment, app: runner.app, refreshing: false)
         await open(runner.homeURL)
         app.profile.firstScreenShown()
         while true {
@@ -52,6 +52,12 @@ struct InteractiveShell {
             runner.output(AppRunner.status(app))
         case "help":
             runner.output(AppRunner.interactiveHelp)
+        case "background":
+            await app.modules.send(.background)
+            runner.output("The App is in the background; 'foreground' brings it back.\n")
+        case "foreground":
+            await app.comeToForeground(environment: runner.environment, app: runner.app)
+            await open(runner.homeURL)
         case "memory-warning":
             await app.modules.send(.memoryWarning)
             runner.output("Told \(AppRunner.listeners(of: .memoryWarning, in: app)) that memory is short.\n")
@@ -81,7 +87,8 @@ struct InteractiveShell {
         default:
             guard let number = Int(command) else {
                 runner.output(
-                    "Unknown command '\(command)'. Type a link number, a URL, back, home, routes, status, notify, memory-warning, event, plugins, help or quit.\n"
+                    "Unknown command '\(command)'. Type a link number, a URL, back, home, routes, status, notify, memory-warning, event, "
+                        + "background, foreground, plugins, help or quit.\n"
                 )
                 return
             }

@@ -30,14 +30,13 @@ public enum GeneratedApp {
                     ReviewsPlugin.self,
                 ],
                 declarations: [
-                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:154:15"),
+                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:150:15"),
                 ]),
             hostAPI: [
                 "cart": "1.0.0",
                 "cart-interface": "1.0.0",
                 "home": "1.0.0",
                 "home-interface": "1.0.0",
-                "link-signing": "1.0.0",
                 "models": "1.0.0",
                 "order-interface": "1.0.0",
                 "plugin-feed": "1.0.0",

@@ -64,6 +64,7 @@ import Testing
     }
 
     @Test(.requires("product")) func optionsGoAnywhereAndTakeEitherSpelling() throws {
+        let app = try self.app.signingLinks()
         let signed = try app.run(["sign", "--lifetime", "10", "shop://product/1"])
         #expect(signed.status == 0, "\(signed.error)")
         #expect(signed.output.hasPrefix("shop://product/1?exp="))

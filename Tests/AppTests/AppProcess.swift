@@ -144,3 +144,33 @@ extension Trait where Self == ConditionTrait {
         }
     }
 }
+
+/// A signing key pair made once per test run with `componentctl plugin keygen`: the private key's file,
+/// and the public key the App is told to trust.
+struct TestSigningKey: Sendable {
+    let file: URL
+    let publicKey: String
+
+    static let shared = Result { try TestSigningKey() }
+
+    /// A new key pair in a temporary folder.
+    init() throws {
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("test-signing-\(UUID().uuidString).key")
+        let output = String(decoding: try AppProcess.componentctl(["plugin", "keygen", "--key", file.path]), as: UTF8.self)
+        guard let last = output.split(separator: "\n").last else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "componentctl plugin keygen printed no key"])
+        }
+        publicKey = String(last)
+    }
+}
+
+extension AppProcess {
+    /// This App set to trust the shared test key for external links and to sign with it (`App sign`).
+    func signingLinks() throws -> AppProcess {
+        let key = try TestSigningKey.shared.get()
+        var app = self
+        app.environment["SHOP_LINK_KEYS"] = key.publicKey
+        app.environment["SHOP_LINK_SIGNING_KEY"] = key.file.path
+        return app
+    }
+}

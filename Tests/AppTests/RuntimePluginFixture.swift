@@ -152,10 +152,17 @@ final class FeedServer: Sendable {
         url = "http://127.0.0.1:\(port)/"
     }
 
-    /// The paths requested so far, in order.
-    var requests: [String] {
-        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    /// The answers so far, in order: the status and the requested path.
+    var answers: [(status: Int, path: String)] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let status = Int(parts[0]) else { return nil }
+            return (status, String(parts[1]))
+        }
     }
+
+    /// The paths requested so far, in order.
+    var requests: [String] { answers.map(\.path) }
 
     /// Stops the server with SIGKILL: a child can inherit a mask that blocks SIGTERM from a test runner's thread.
     func stop() {

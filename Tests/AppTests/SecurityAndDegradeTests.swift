@@ -6,6 +6,7 @@ import Testing
     let app = AppProcess()
 
     @Test(.requires("product", "order")) func externalLinksNeedAValidSignatureAndAPublicRoute() throws {
+        let app = try self.app.signingLinks()
         let unsigned = try app.run(["open", "--external", "shop://product/1"])
         #expect(unsigned.status == 1)
         #expect(unsigned.error.contains("it carries no signature"))
@@ -15,18 +16,32 @@ import Testing
         let opened = try app.run(["open", "--external", signed])
         #expect(opened.status == 0)
         #expect(opened.output.hasPrefix("== Coffee Mug =="))
+        #expect(try app.run(["open", "--external", signed]).status == 0, "a link that is not one-time opens again")
 
         let tampered = try app.run(["open", "--external", signed.replacingOccurrences(of: "product/1", with: "product/2")])
         #expect(tampered.error.contains("its signature does not match"))
         var otherKey = app
-        otherKey.environment["SHOP_LINK_KEY"] = "a-different-signing-key"
-        #expect(try otherKey.run(["open", "--external", signed]).error.contains("its signature does not match"))
+        otherKey.environment["SHOP_LINK_KEYS"] = try TestSigningKey().publicKey
+        #expect(try otherKey.run(["open", "--external", signed]).error.contains("which this app does not trust"))
+        var noKeys = app
+        noKeys.environment["SHOP_LINK_KEYS"] = nil
+        #expect(try noKeys.run(["open", "--external", signed]).status == 1, "the App ships trusting no key")
+
+        let once = try app.run(["sign", "--once", "shop://product/1"]).output.trimmingCharacters(in: .newlines)
+        #expect(try app.run(["open", "--external", once]).status == 0)
+        let replayed = try app.run(["open", "--external", once])
+        #expect(replayed.status == 1)
+        #expect(replayed.error.contains("it opens once, and it was opened before"))
+        #expect(replayed.error.contains("warning: refused external link"), "the observer logs it")
 
         let internalLink = try app.run(["sign", "shop://order/list"]).output.trimmingCharacters(in: .newlines)
         let refused = try app.run(["open", "--external", internalLink])
         #expect(refused.status == 1)
         #expect(refused.error.contains("is not a public route"))
         #expect(try app.run(["sign", "not a url"]).status == 2)
+        let keyless = try self.app.run(["sign", "shop://product/1"])
+        #expect(keyless.status == 2)
+        #expect(keyless.error.contains("signing a link needs the private key"))
     }
 
     @Test(.requires("home", "product")) func aDegradedRouteShowsTheWebContainer() throws {

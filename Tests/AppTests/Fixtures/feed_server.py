@@ -2,15 +2,18 @@
 """A static file server for the runtime plugin tests, on loopback, that can misbehave on purpose.
 
 Usage: feed_server.py FOLDER MODE [LOG]. It prints the port it listens on, then serves FOLDER until
-killed; with LOG, it appends each request's path to that file.
+killed; with LOG, it appends each answer to that file as "STATUS PATH". Files are served with an ETag
+(their SHA-256), and a request whose If-None-Match names it is answered 304.
 MODE: ok (Range supported), 404 (every request), 500-twice (the first two archive requests fail),
 stall (archives: headers, a few bytes, then silence), truncate-once (the first archive response ends
 early; Range requests then resume), truncate (every archive response ends early), no-range (as
 truncate-once, but Range is ignored: the retry gets the whole file again), redirect (every file is
 answered with a 302 to the same path with a query), trickle (archives: a byte every half second),
 html (every file is an HTML error page with status 200, as a misconfigured server or a portal sends),
-stall-all (every request: headers, then silence).
+stall-all (every request: headers, then silence), 500 (every request), truncate-all (every file ends
+halfway).
 """
+import hashlib
 import http.server
 import os
 import sys
@@ -29,10 +32,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_GET(self):
+    def send_response(self, code, message=None):
         if log:
             with lock, open(log, "a") as file:
-                file.write(self.path + "\n")
+                file.write("%d %s\n" % (code, self.path))
+        super().send_response(code, message)
+
+    def do_GET(self):
+        if mode == "500":
+            return self.fail(500)
         if mode == "stall-all":
             self.send_response(200)
             self.send_header("Content-Length", "1000")
@@ -67,6 +75,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if archive and mode == "500-twice" and number <= 2:
             return self.fail(500)
         data = open(path, "rb").read()
+        etag = '"%s"' % hashlib.sha256(data).hexdigest()[:32]
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
         start = 0
         header = self.headers.get("Range")
         if header and header.startswith("bytes=") and header.endswith("-") and mode != "no-range":
@@ -76,6 +90,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             self.send_response(200)
         body = data[start:]
+        self.send_header("ETag", etag)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
@@ -90,7 +105,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
             return
-        if archive and (mode == "truncate" or (mode in ("truncate-once", "no-range") and number == 1)):
+        if mode == "truncate-all" or (archive and (mode == "truncate" or (mode in ("truncate-once", "no-range") and number == 1))):
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.close_connection = True

@@ -14,7 +14,7 @@ struct ComponentCtl: ParsableCommand {
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
             AffectedCommand.self, StatusCommand.self, BuildCommand.self, TestCommand.self, RunCommand.self, NewCommand.self, RemoveCommand.self,
-            PluginCommand.self,
+            PluginCommand.self, SignCommand.self,
             DevCommand.self,
         ])
 

@@ -122,3 +122,32 @@ struct PluginVerifyCommand: ParsableCommand {
         try finish(CommandResult(output: try FeedPublisher.verify(URL(fileURLWithPath: target), keys: keys)))
     }
 }
+
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign files the App fetches from a server (a remote home layout or degrade table): writes FILE.sig beside each.",
+        discussion: """
+            The App takes a remote file only with a valid signature by a key its remote-config.json trusts, and only when its
+            "sequence" is no lower than the copy it has: raise the sequence in the file before signing a new version.
+            """)
+
+    @OptionGroup var signing: SigningKeyOption
+    @Argument(help: "The files to sign.") var files: [String]
+
+    func run() throws {
+        guard !files.isEmpty else { throw ToolError("Name at least one file to sign.", status: .usage) }
+        let key = try signing.load()
+        var output = ""
+        for file in files {
+            let url = URL(fileURLWithPath: file)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw ToolError("\(file) cannot be read; name a file that exists.", status: .usage)
+            }
+            let signature = url.appendingPathExtension("sig")
+            try AtomicFile.write(try key.sign(data), to: signature)
+            output += "Signed \(file) into \(signature.path).\n"
+        }
+        try finish(CommandResult(output: output))
+    }
+}

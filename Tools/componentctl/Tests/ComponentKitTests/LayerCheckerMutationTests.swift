@@ -13,6 +13,26 @@ import TestSupport
         #expect(try findings(Scratch.fixture()).isEmpty)
     }
 
+    @Test func aShippedDegradeRuleNamingNoRoute() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write(
+            "App/Shell/Resources/degrade.json",
+            """
+            {
+              "rules": [
+                {"pattern": "lib://book/<int:bookID>", "target": "https://books.example/{id}"},
+                {"pattern": "lib://bok/<int:id>", "target": "https://books.example/{id}"}
+              ]
+            }
+            """)
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == ["degrade-rule-unmatched"], "a rule matches its route by shape, whatever the parameter is called")
+        #expect(found.first.map { "\($0.path):\($0.line):\($0.column)" } == "App/Shell/Resources/degrade.json:4:17")
+        #expect(found.first?.message.contains("'lib://bok/<int:id>' matches no route") == true)
+        try scratch.write("App/Shell/Resources/degrade.json", "[]")
+        #expect(try findings(scratch).map(\.rule) == ["degrade-table"])
+    }
+
     @Test func businessImplementationOnAnotherImplementation() throws {
         let scratch = try Scratch.fixture()
         try scratch.addDependency(component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")
@@ -205,4 +225,5 @@ import TestSupport
         #expect(try scratch.read("Packages/Business/Shelf/Sources/ShelfDemo/main.swift").contains("\"lib://book/<int:id>\""))
         #expect(LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings().isEmpty)
     }
+
 }

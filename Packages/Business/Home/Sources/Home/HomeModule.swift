@@ -64,7 +64,12 @@ public struct HomeModule: AppModule {
         if let layout { return (layout, "the layout given") }
         if let path = context.settings[Self.layoutSetting] { return (try HomeLayout.load(path: path), path) }
         if let served = (try? context.services.optional((any HomeLayoutSource).self))?.currentLayout() {
-            return (try HomeLayout.decode(served.json, source: served.source), served.source)
+            do {
+                return (try HomeLayout.decode(served.json, source: served.source), served.source)
+            } catch {
+                // A layout from a server that this version cannot read falls back to the one it ships with.
+                logger.warning("the served home layout is not usable; the app's own is shown", metadata: ["error": "\(error)"])
+            }
         }
         if let json = context.settings[HomeSettings.layoutJSON] {
             return (try HomeLayout.decode(Data(json.utf8), source: "the app's home layout"), "the app's home layout")

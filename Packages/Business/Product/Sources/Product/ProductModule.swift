@@ -8,12 +8,13 @@ import ScreenKit
 
 /// The Product component: provides the catalog service and owns the `shop://product/...` routes. After
 /// the first screen it builds its search index (search works before, from the catalog); a memory warning
-/// drops the index and the product pages kept alive, both rebuilt when next needed.
+/// drops the index and the product pages kept alive, both rebuilt when next needed. Links from outside in
+/// the shape older apps shared (`shop://item/7`) are rewritten to today's product page before routing.
 public struct ProductModule: AppModule {
     public let name = "product"
     /// The catalog loads first: other components read it while they register.
     public let priority = 10
-    public let events: Set<LifecycleEvent.Kind> = [.launch, .memoryWarning]
+    public let events: Set<LifecycleEvent.Kind> = [.launch, .memoryWarning, .openURL]
     public let launchTiming = LaunchTiming.afterFirstScreen
     private let catalog: any ProductCatalog
     private let caches = Caches()
@@ -40,6 +41,10 @@ public struct ProductModule: AppModule {
         switch event {
         case .launch:
             caches.index.set(SearchIndex(try await catalog.allProducts()))
+        case .openURL(let incoming):
+            if let legacy = try? RouteURL(incoming.url), legacy.host == "item", legacy.segments.count == 1, let id = Int(legacy.segments[0]) {
+                incoming.rewrite(to: try ProductRoute.Detail(id: id).url(), by: name)
+            }
         case .memoryWarning:
             let pages = caches.pages.value?.trim() ?? 0
             let hadIndex = caches.index.value != nil

@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <stddef.h>
 #include <time.h>
 
 // libcurl's ABI (soname 4) is stable; these are the few parts of curl.h this transfer uses, so building
@@ -12,6 +14,7 @@ typedef void CURL;
 typedef int CURLcode;
 typedef long long curl_off_t;
 typedef size_t (*curl_write_callback)(char *, size_t, size_t, void *);
+struct curl_slist;
 typedef int (*curl_xferinfo_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
 
 enum {
@@ -20,6 +23,9 @@ enum {
     CURLOPT_RANGE = 10007,
     CURLOPT_ERRORBUFFER = 10010,
     CURLOPT_USERAGENT = 10018,
+    CURLOPT_HTTPHEADER = 10023,
+    CURLOPT_HEADERDATA = 10029,
+    CURLOPT_HEADERFUNCTION = 20079,
     CURLOPT_WRITEFUNCTION = 20011,
     CURLOPT_NOPROGRESS = 43,
     CURLOPT_XFERINFODATA = 10057,
@@ -50,6 +56,8 @@ typedef struct Curl {
     CURLcode (*easy_getinfo)(CURL *, int, ...);
     void (*easy_cleanup)(CURL *);
     const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
 } Curl;
 
 typedef struct Receiver {
@@ -93,9 +101,11 @@ static int load(Curl *curl, char *message, size_t capacity) {
     void **slots[] = {
         (void **)&curl->easy_init, (void **)&curl->easy_setopt, (void **)&curl->easy_perform,
         (void **)&curl->easy_getinfo, (void **)&curl->easy_cleanup, (void **)&curl->easy_strerror,
+        (void **)&curl->slist_append, (void **)&curl->slist_free_all,
     };
     static const char *const symbols[] = {
         "curl_easy_init", "curl_easy_setopt", "curl_easy_perform", "curl_easy_getinfo", "curl_easy_cleanup", "curl_easy_strerror",
+        "curl_slist_append", "curl_slist_free_all",
     };
     for (size_t index = 0; index < sizeof symbols / sizeof symbols[0]; index++) {
         *slots[index] = dlsym(library, symbols[index]);
@@ -118,6 +128,34 @@ static size_t receive(char *bytes, size_t size, size_t count, void *context) {
     long status = 0;
     receiver->curl->easy_getinfo(receiver->handle, CURLINFO_RESPONSE_CODE, &status);
     return receiver->request->receive(receiver->request->context, status, bytes, size * count);
+}
+
+// Keeps the validators of the last response (a redirect's headers come first; the final ones win).
+static size_t header(char *bytes, size_t size, size_t count, void *context) {
+    FeedTransferResult *result = context;
+    size_t length = size * count;
+    static const struct { const char *name; size_t offset; size_t capacity; } wanted[] = {
+        {"etag:", offsetof(FeedTransferResult, etag), sizeof ((FeedTransferResult *)0)->etag},
+        {"last-modified:", offsetof(FeedTransferResult, last_modified), sizeof ((FeedTransferResult *)0)->last_modified},
+    };
+    if (length >= 5 && strncmp(bytes, "HTTP/", 5) == 0) {
+        result->etag[0] = '\0';
+        result->last_modified[0] = '\0';
+    }
+    for (size_t index = 0; index < sizeof wanted / sizeof wanted[0]; index++) {
+        size_t name = strlen(wanted[index].name);
+        if (length <= name || strncasecmp(bytes, wanted[index].name, name) != 0) continue;
+        const char *value = bytes + name;
+        size_t rest = length - name;
+        while (rest > 0 && (*value == ' ' || *value == '\t')) value++, rest--;
+        while (rest > 0 && (value[rest - 1] == '\r' || value[rest - 1] == '\n' || value[rest - 1] == ' ')) rest--;
+        char *target = (char *)result + wanted[index].offset;
+        if (rest < wanted[index].capacity) {
+            memcpy(target, value, rest);
+            target[rest] = '\0';
+        }
+    }
+    return length;
 }
 
 static FeedTransferOutcome outcome(CURLcode code) {
@@ -192,6 +230,19 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
         snprintf(range, sizeof range, "%lld-", request->offset);
         curl.easy_setopt(handle, CURLOPT_RANGE, range);
     }
+    struct curl_slist *headers = NULL;
+    char line[512];
+    if (request->if_none_match != NULL) {
+        snprintf(line, sizeof line, "If-None-Match: %s", request->if_none_match);
+        headers = curl.slist_append(headers, line);
+    }
+    if (request->if_modified_since != NULL) {
+        snprintf(line, sizeof line, "If-Modified-Since: %s", request->if_modified_since);
+        headers = curl.slist_append(headers, line);
+    }
+    if (headers != NULL) curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, (curl_write_callback)header);
+    curl.easy_setopt(handle, CURLOPT_HEADERDATA, (void *)result);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, (curl_write_callback)receive);
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&receiver);
     CURLcode code = curl.easy_perform(handle);
@@ -203,4 +254,5 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
         snprintf(result->message, sizeof result->message, "%s", errors[0] != '\0' ? errors : curl.easy_strerror(code));
     }
     curl.easy_cleanup(handle);
+    if (headers != NULL) curl.slist_free_all(headers);
 }

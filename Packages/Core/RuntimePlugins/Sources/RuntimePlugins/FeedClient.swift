@@ -40,6 +40,24 @@ public struct FeedClient: Sendable {
         return sink.body
     }
 
+    /// What a conditional fetch gave.
+    public enum Fetched: Sendable, Equatable {
+        /// The file as the server has it now, and its validators.
+        case fresh(Data, HTTPValidators)
+        /// The server's copy is still the one the validators name (304).
+        case notModified
+    }
+
+    /// The file at `path`, at most `limit` bytes, unless the server says it is still the version `validators`
+    /// name (HTTP's conditional GET; a `file://` feed always answers the file).
+    public func data(_ path: String, limit: Int, ifChangedSince validators: HTTPValidators?) async throws -> Fetched {
+        let url = feed.appendingPathComponent(path)
+        if url.isFileURL { return .fresh(try local(url, path: path, limit: limit), HTTPValidators()) }
+        let sink = TransferSink(into: nil, expected: nil, limit: limit, conditional: validators?.isEmpty == false ? validators : nil, progress: progress)
+        try await fetch(url, path: path, into: sink, expected: nil)
+        return sink.notModified ? .notModified : .fresh(sink.body, sink.validators)
+    }
+
     /// Downloads `path` into `file` (resuming what a previous attempt left there); `expected` is the size
     /// the signed index states: more is refused at once, less is retried, then refused.
     public func download(_ path: String, to file: URL, expected: Int?, limit: Int) async throws {

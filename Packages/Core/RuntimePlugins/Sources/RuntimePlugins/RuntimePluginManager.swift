@@ -103,12 +103,7 @@ public struct RuntimePluginManager: Sendable {
     /// feed), and records it.
     func record(_ index: FeedIndex, in state: inout StoreState) throws {
         let feed = try feedURL().absoluteString
-        let seen = state.sequences[feed] ?? 0
-        guard index.sequence >= seen else {
-            throw FeedError(
-                "the feed's index is older (sequence \(index.sequence)) than one this App has already seen (sequence \(seen)): "
-                    + "a replayed or rolled-back feed. Nothing was changed.")
-        }
+        try SignedDocument.checkSequence(index.sequence, seen: state.sequences[feed], what: "the feed's index")
         state.sequences[feed] = index.sequence
     }
 

@@ -16,17 +16,23 @@ final class TransferSink: Sendable {
         var body = Data()
         var failure: TransferError?
         var restartChecked = false
+        var validators = HTTPValidators()
+        var notModified = false
     }
 
     private let file: FileHandle?
+    private let conditional: HTTPValidators?
     private let expected: Int?
     private let limit: Int
     private let progress: @Sendable (Int, Int) -> Void
     private let state: Mutex<State>
 
     /// A sink writing into `file` from its end (nil: into memory).
-    init(into file: FileHandle?, expected: Int?, limit: Int, progress: @escaping @Sendable (Int, Int) -> Void) {
+    init(
+        into file: FileHandle?, expected: Int?, limit: Int, conditional: HTTPValidators? = nil, progress: @escaping @Sendable (Int, Int) -> Void
+    ) {
         self.file = file
+        self.conditional = conditional
         self.expected = expected
         self.limit = limit
         self.progress = progress
@@ -38,6 +44,12 @@ final class TransferSink: Sendable {
 
     /// The bytes held in memory.
     var body: Data { state.withLock { $0.body } }
+
+    /// The validators of the last response (ETag, Last-Modified).
+    var validators: HTTPValidators { state.withLock { $0.validators } }
+
+    /// Whether the server said the file is still the version `conditional` names (304).
+    var notModified: Bool { state.withLock { $0.notModified } }
 
     /// Fetches `url` from the bytes held on (libcurl blocks, so on a thread of its own); nil when the
     /// transfer ended without error, else why it failed.
@@ -53,9 +65,15 @@ final class TransferSink: Sendable {
             }
         }
         if let failure = state.withLock({ $0.failure }) { return failure }
-        let reason = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let reason = Self.text(result.message)
+        state.withLock { state in
+            state.validators = HTTPValidators(etag: Self.text(result.etag).nonEmpty, lastModified: Self.text(result.last_modified).nonEmpty)
+        }
         switch result.outcome {
         case .completed where (200..<300).contains(result.status):
+            return nil
+        case .completed where result.status == 304 && conditional != nil:
+            state.withLock { $0.notModified = true }
             return nil
         case .completed, .httpError:
             let status = result.status
@@ -73,9 +91,19 @@ final class TransferSink: Sendable {
         }
     }
 
+    /// A fixed C character array's text, up to its first NUL.
+    private static func text<T>(_ characters: T) -> String {
+        withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     private func perform(_ url: URL, from offset: Int, timeout: TimeInterval, minimumRate: Int) -> FeedTransferResult {
         let milliseconds = Int(min(max(timeout, 0.001), 86_400) * 1000)
         var result = FeedTransferResult()
+        let etag = conditional?.etag.flatMap { strdup($0) }, since = conditional?.lastModified.flatMap { strdup($0) }
+        defer {
+            free(etag)
+            free(since)
+        }
         url.absoluteString.withCString { text in
             var request = FeedTransferRequest(
                 url: text, offset: Int64(offset), idle_timeout_ms: milliseconds, total_timeout_ms: max(milliseconds * 20, 600_000),
@@ -85,7 +113,7 @@ final class TransferSink: Sendable {
                     let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
                     return sink.receive(UnsafeRawBufferPointer(start: bytes, count: count), status: status) ? count : 0
                 },
-                context: Unmanaged.passUnretained(self).toOpaque())
+                context: Unmanaged.passUnretained(self).toOpaque(), if_none_match: etag, if_modified_since: since)
             feed_transfer_get(&request, &result)
         }
         return result
@@ -122,4 +150,25 @@ final class TransferSink: Sendable {
         state.failure = TransferError(reason: reason, retry: false)
         return nil
     }
+}
+
+/// What identifies a version of a file on a server: HTTP's cache validators.
+public struct HTTPValidators: Codable, Sendable, Equatable {
+    /// The `ETag` header.
+    public var etag: String?
+    /// The `Last-Modified` header.
+    public var lastModified: String?
+
+    /// Validators with these values.
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Whether there is any to send.
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

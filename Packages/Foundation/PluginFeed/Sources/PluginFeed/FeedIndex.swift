@@ -48,7 +48,7 @@ public struct FeedIndex: Codable, Sendable, Equatable {
 
     /// The index in `data` after checking `signature` against `keys`; throws naming what is wrong.
     public static func verified(_ data: Data, signature: Data, keys: TrustedKeys) throws -> FeedIndex {
-        try keys.verify(data, signature: signature, what: "the feed's index")
+        try SignedDocument.verify(data, signature: signature, keys: keys, sequence: nil, seen: nil, what: "the feed's index")
         let index: FeedIndex = try FeedJSON.decode(data, what: "the feed's index")
         guard index.format == 1 else { throw FeedError("the feed's index is in format \(index.format); this build reads format 1") }
         for (id, releases) in index.plugins {

@@ -33,6 +33,11 @@ public struct PluginSigningKey: Sendable {
     /// The public half, as the App's configuration writes it.
     public var publicKey: String { key.publicKey.rawRepresentation.base64EncodedString() }
 
+    /// The bare Ed25519 signature of `data` (64 bytes), for formats that carry it themselves (links).
+    public func rawSignature(_ data: Data) throws -> Data {
+        try key.signature(for: data)
+    }
+
     /// The signature file of `data`.
     public func sign(_ data: Data) throws -> Data {
         let signature = try key.signature(for: data)
@@ -80,12 +85,42 @@ public struct TrustedKeys: Sendable {
     /// Checks that `signature` (a `.sig` file's bytes) is a trusted key's signature of `data`; `what` names it.
     public func verify(_ data: Data, signature: Data, what: String) throws {
         let file: SignatureFile = try FeedJSON.decode(signature, what: "the signature of \(what)")
-        guard let raw = keys[file.key], let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
+        guard holds(file.key) else {
             let trusted = ids.isEmpty ? "no key" : ids.joined(separator: ", ")
             throw FeedError("\(what) is signed by the key \(file.key), which this app does not trust (it trusts \(trusted))")
         }
-        guard let bytes = Data(base64Encoded: file.signature), key.isValidSignature(bytes, for: data) else {
+        guard let bytes = Data(base64Encoded: file.signature), isValid(bytes, of: data, by: file.key) else {
             throw FeedError("the signature of \(what) does not match its contents: it was changed after signing, or signed by someone else")
+        }
+    }
+
+    /// Whether the key with id `id` is one of these.
+    public func holds(_ id: String) -> Bool { keys[id] != nil }
+
+    /// Whether `signature` is the Ed25519 signature of `data` by the trusted key `id`.
+    public func isValid(_ signature: Data, of data: Data, by id: String) -> Bool {
+        guard let raw = keys[id], let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
+        return key.isValidSignature(signature, for: data)
+    }
+}
+
+/// The one check of everything the App takes from a server: a feed's index, a configuration file, a link.
+/// A trusted key signed it, and it is no older than what the App has already taken from the same source.
+public enum SignedDocument {
+    /// Checks that a trusted key in `keys` signed `data` (`signature` is a `.sig` file's bytes) and that
+    /// its `sequence` is not below `seen`, the highest taken from that source before; `what` names it.
+    public static func verify(_ data: Data, signature: Data, keys: TrustedKeys, sequence: Int?, seen: Int?, what: String) throws {
+        try keys.verify(data, signature: signature, what: what)
+        try checkSequence(sequence, seen: seen, what: what)
+    }
+
+    /// Refuses a `sequence` below `seen`: an older copy replayed, or a source rolled back.
+    public static func checkSequence(_ sequence: Int?, seen: Int?, what: String) throws {
+        guard let seen else { return }
+        guard let sequence, sequence >= seen else {
+            throw FeedError(
+                "\(what) is older (sequence \(sequence.map(String.init) ?? "none")) than one this App has already seen (sequence \(seen)): "
+                    + "a replayed or rolled-back copy. Nothing was changed.")
         }
     }
 }

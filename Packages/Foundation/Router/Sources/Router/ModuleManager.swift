@@ -28,6 +28,8 @@ public enum ModuleReport: Sendable, Equatable {
     case disabled(module: String, reason: String)
     /// A running module threw while handling an event other than launch; it stays running.
     case eventFailed(module: String, event: LifecycleEvent.Kind, error: String)
+    /// A module handled an event (for tracing the order of delivery).
+    case delivered(module: String, event: LifecycleEvent.Kind)
 }
 
 /// Boots modules in dependency order (ties: higher priority, then name) and announces lifecycle events
@@ -147,6 +149,7 @@ public final class ModuleManager: Sendable {
             try await module.handle(.launch(options), in: context)
             let time = clock.now - start
             state.withLock { $0.statuses[module.name]?.launchTime = time }
+            report(.delivered(module: module.name, event: .launch))
         } catch {
             disable(module.name, reason: "it failed to launch: \(error)")
         }
@@ -162,6 +165,7 @@ public final class ModuleManager: Sendable {
             if case .openURL(let incoming) = event, incoming.claimedBy != nil { break }
             do {
                 try await module.handle(event, in: context)
+                report(.delivered(module: module.name, event: event.kind))
             } catch {
                 report(.eventFailed(module: module.name, event: event.kind, error: "\(error)"))
             }

@@ -35,7 +35,20 @@ private struct TestModule: AppModule {
 
 private final class Reports: Sendable {
     private let reports = Mutex<[ModuleReport]>([])
-    var all: [ModuleReport] { reports.withLock { $0 } }
+    /// What was reported, deliveries left out.
+    var all: [ModuleReport] {
+        reports.withLock { $0 }.filter {
+            if case .delivered = $0 { return false }
+            return true
+        }
+    }
+    /// The deliveries, as "event module".
+    var deliveries: [String] {
+        reports.withLock { $0 }.compactMap {
+            if case .delivered(let module, let event) = $0 { return "\(event) \(module)" }
+            return nil
+        }
+    }
     func callAsFunction(_ report: ModuleReport) { reports.withLock { $0.append(report) } }
 }
 
@@ -49,7 +62,8 @@ private final class Reports: Sendable {
             TestModule(name: "analytics", priority: 100, log: log),
             TestModule(name: "home", events: [], log: log),
         ]
-        let manager = try ModuleManager(modules: modules, context: ModuleContext(router: Router()))
+        let reports = Reports()
+        let manager = try ModuleManager(modules: modules, context: ModuleContext(router: Router()), report: reports.callAsFunction)
         #expect(manager.modules.map(\.name) == ["analytics", "user", "cart", "home", "order"])
         manager.registerAll()
         await manager.launch()
@@ -57,6 +71,7 @@ private final class Reports: Sendable {
         #expect(log.all.prefix(5) == ["register analytics", "register user", "register cart", "register home", "register order"])
         #expect(log.all.dropFirst(5).prefix(4) == ["launch analytics", "launch user", "launch cart", "launch order"], "home declares no events")
         #expect(log.all.suffix(4) == ["terminate order", "terminate cart", "terminate user", "terminate analytics"])
+        #expect(reports.deliveries == log.all.dropFirst(5).map { $0 }, "each delivery is reported, for tracing")
     }
 
     @Test func refusesUnknownDependenciesCyclesDuplicatesAndUnknownEvents() {

@@ -32,6 +32,7 @@ public struct LayerChecker: Sendable {
         findings += routeCollisions()
         findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
         findings += ClosedAppCheck(analysis: analysis).findings()
+        findings += DegradeTableCheck(analysis: analysis).findings()
         return findings.sorted()
     }
 

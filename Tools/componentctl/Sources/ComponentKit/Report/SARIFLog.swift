@@ -14,6 +14,8 @@ struct SARIFLog {
         "unknown-dependency": "A package dependency that is not a registered component.",
         "unreadable-manifest": "A Package.swift that cannot be read statically.",
         "route-collision": "Two components declare routes of one URL shape.",
+        "degrade-rule-unmatched": "A degrade rule of a shipped table names no route any component declares.",
+        "degrade-table": "A shipped degrade table that is no degrade table.",
     ]
 
     private struct Log: Encodable {

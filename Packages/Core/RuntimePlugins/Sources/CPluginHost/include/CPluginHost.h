@@ -23,6 +23,10 @@ typedef struct FeedTransferRequest {
     size_t (*receive)(void *context, long status, const char *bytes, size_t count);
     /// Passed to `receive`.
     void *context;
+    /// Sent as `If-None-Match` when not NULL: the server answers 304 if the file is still that version.
+    const char *if_none_match;
+    /// Sent as `If-Modified-Since` when not NULL.
+    const char *if_modified_since;
 } FeedTransferRequest;
 
 /// How a transfer ended.
@@ -53,6 +57,10 @@ typedef struct FeedTransferResult {
     long status;
     /// What went wrong, in libcurl's words, when it did not complete.
     char message[256];
+    /// The response's `ETag` header, empty when it had none.
+    char etag[256];
+    /// The response's `Last-Modified` header, empty when it had none.
+    char last_modified[128];
 } FeedTransferResult;
 
 /// Loads libcurl now, so that a transfer started later does not wait for it (failures show at the transfer).

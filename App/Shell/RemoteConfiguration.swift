@@ -1,0 +1,182 @@
+import Foundation
+import HomeInterface
+import Logging
+import PluginFeed
+import Router
+import RuntimePlugins
+
+/// The App's configuration files served from a URL (the home layout, the degrade table): fetched at start
+/// with a short timeout and again on `foreground`, asked for only when changed (ETag, Last-Modified), and
+/// taken only when signed by a trusted key and no older than the copy the App has. The last good copy,
+/// kept in the data folder, is what the App uses whenever the server is down, slow, or serves anything else.
+final class RemoteConfiguration: Sendable {
+    /// One file the App takes from a URL.
+    struct Document: Sendable {
+        /// Its name in the data folder and in messages: `home-layout`, `degrade-table`.
+        let name: String
+        /// Where it is served; its signature is at the same URL with `.sig` added.
+        let url: URL
+        /// Reads the file's content and returns its `sequence`; throws when the App could not use it.
+        let check: @Sendable (Data) throws -> Int?
+    }
+
+    /// A good copy as kept on disk: one file, so a kill never pairs a document with another's signature.
+    private struct Copy: Codable {
+        var url: String
+        var document: Data
+        var signature: Data
+        var sequence: Int?
+        var validators: HTTPValidators
+    }
+
+    private let documents: [Document]
+    private let keys: TrustedKeys
+    private let timeout: TimeInterval
+    private let folder: URL
+    private let logger: Logger
+
+    init(documents: [Document], keys: TrustedKeys, timeout: TimeInterval, folder: URL, logger: Logger) {
+        self.documents = documents
+        self.keys = keys
+        self.timeout = timeout
+        self.folder = folder
+        self.logger = logger
+    }
+
+    /// Asks each server for a newer copy, at once; never throws: a failure keeps the last good copy and is logged.
+    func refresh() async {
+        await withTaskGroup(of: Void.self) { group in
+            for document in documents { group.addTask { await self.refresh(document) } }
+        }
+    }
+
+    /// The last good copy of `name` (verified again as it is read) and where it came from, or nil.
+    func current(_ name: String) -> (json: Data, source: String)? {
+        guard let document = documents.first(where: { $0.name == name }), let copy = read(document) else { return nil }
+        do {
+            try keys.verify(copy.document, signature: copy.signature, what: "the kept copy of \(name)")
+            return (copy.document, "\(copy.url) (sequence \(copy.sequence.map(String.init) ?? "none"))")
+        } catch {
+            logger.warning("the kept copy of a remote configuration file is not usable", metadata: ["file": "\(name)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Which of the documents are configured, by name.
+    var names: [String] { documents.map(\.name) }
+
+    private func refresh(_ document: Document) async {
+        let kept = read(document)
+        var client = FeedClient(feed: document.url.deletingLastPathComponent(), timeout: timeout)
+        client.attempts = 1
+        let name = document.url.lastPathComponent
+        do {
+            let validators = kept?.url == document.url.absoluteString ? kept?.validators : nil
+            guard case .fresh(let data, let fresh) = try await client.data(name, limit: 1 << 20, ifChangedSince: validators) else { return }
+            let signature = try await client.data(name + ".sig", limit: 64 << 10)
+            let sequence: Int?
+            do {
+                sequence = try document.check(data)
+            } catch {
+                throw FeedError("\(document.url.absoluteString) is no usable \(document.name): \(error)")
+            }
+            try SignedDocument.verify(
+                data, signature: signature, keys: keys, sequence: sequence, seen: kept?.sequence, what: "the \(document.name) at \(document.url.absoluteString)"
+            )
+            if kept?.document == data { return }
+            try write(Copy(url: document.url.absoluteString, document: data, signature: signature, sequence: sequence, validators: fresh), of: document)
+            logger.info("remote configuration file taken", metadata: ["file": "\(document.name)", "sequence": "\(sequence.map(String.init) ?? "none")"])
+        } catch {
+            logger.warning(
+                "remote configuration file not taken; the last good copy stays",
+                metadata: ["file": "\(document.name)", "url": "\(document.url.absoluteString)", "error": "\(error)"])
+        }
+    }
+
+    private func file(of document: Document) -> URL { folder.appendingPathComponent("\(document.name).json") }
+
+    private func read(_ document: Document) -> Copy? {
+        FileManager.default.contents(atPath: file(of: document).path).flatMap { try? JSONDecoder().decode(Copy.self, from: $0) }
+    }
+
+    private func write(_ copy: Copy, of document: Document) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = file(of: document)
+        let temporary = folder.appendingPathComponent(".\(document.name).\(getpid()).tmp")
+        try JSONEncoder().encode(copy).write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw FeedError("cannot keep the copy in \(target.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// The home layout as the App's remote configuration has it: the service Home reads.
+struct RemoteHomeLayout: HomeLayoutSource {
+    let remote: RemoteConfiguration
+
+    func currentLayout() -> (json: Data, source: String)? { remote.current(RemoteConfiguration.homeLayout) }
+}
+
+extension RemoteConfiguration {
+    static let homeLayout = "home-layout"
+    static let degradeTable = "degrade-table"
+
+    /// The remote configuration `environment` asks for, or nil when no file is served from a URL:
+    /// `SHOP_REMOTE_CONFIG` names a JSON file (`{"home-layout": URL, "degrade-table": URL, "keys": [...],
+    /// "timeout": seconds}`), else the bundled remote-config.json; `SHOP_HOME_LAYOUT_URL` and
+    /// `SHOP_DEGRADE_URL` replace its URLs. Throws naming what cannot be used.
+    static func configured(environment: [String: String], dataFolder: URL, logger: Logger) throws -> RemoteConfiguration? {
+        struct File: Decodable {
+            var homeLayout: String?
+            var degradeTable: String?
+            var keys: [String]?
+            var timeout: Double?
+            enum CodingKeys: String, CodingKey {
+                case homeLayout = "home-layout", degradeTable = "degrade-table", keys, timeout
+            }
+        }
+        let source: URL
+        if let path = environment["SHOP_REMOTE_CONFIG"], !path.isEmpty {
+            source = URL(fileURLWithPath: path)
+        } else if let bundled = Bundle.module.url(forResource: "remote-config", withExtension: "json") {
+            source = bundled
+        } else {
+            throw FeedError("the bundled remote-config.json is missing from the build")
+        }
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            throw FeedError("the remote configuration \(source.path) cannot be read (SHOP_REMOTE_CONFIG names a JSON file)")
+        }
+        let file: File = try FeedJSON.decode(data, what: "the remote configuration \(source.path)")
+        func url(_ text: String?, _ variable: String) throws -> URL? {
+            guard let text = environment[variable].flatMap({ $0.isEmpty ? nil : $0 }) ?? text else { return nil }
+            guard let url = URL(string: text), ["http", "https", "file"].contains(url.scheme ?? ""), url.lastPathComponent.count > 1 else {
+                throw FeedError("'\(text)' (\(variable) or \(source.lastPathComponent)) is no http://, https:// or file:// URL of a file")
+            }
+            return url
+        }
+        var documents: [Document] = []
+        if let layout = try url(file.homeLayout, "SHOP_HOME_LAYOUT_URL") {
+            documents.append(Document(name: homeLayout, url: layout, check: checkLayout))
+        }
+        if let table = try url(file.degradeTable, "SHOP_DEGRADE_URL") {
+            documents.append(Document(name: degradeTable, url: table) { data in try DegradeTable.decode(data, source: table.absoluteString).sequence })
+        }
+        guard !documents.isEmpty else { return nil }
+        let keys = try TrustedKeys(file.keys ?? [])
+        guard !keys.ids.isEmpty else {
+            throw FeedError("\(source.path) serves files from URLs but trusts no key: add the public key 'componentctl plugin keygen' printed to \"keys\"")
+        }
+        return RemoteConfiguration(
+            documents: documents, keys: keys, timeout: file.timeout.map { max(0.1, $0) } ?? 2, folder: dataFolder.appendingPathComponent("remote-config"),
+            logger: logger)
+    }
+
+    /// A home layout's outline, as far as the shell can read it (Home reads the rest, skipping broken
+    /// sections): an object with a title and a list of sections; its sequence.
+    private static func checkLayout(_ data: Data) throws -> Int? {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["title"] is String, object["sections"] is [Any]
+        else { throw FeedError("a home layout is a JSON object with a \"title\" and a list of \"sections\"") }
+        return object["sequence"] as? Int
+    }
+}
