@@ -43,6 +43,7 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/build.sh
 	Tools/plugin-bench/run.sh
 	Tools/runtime-plugin-bench/run.sh
+	Tools/startup-bench/run.sh
 	Tools/apps-bench/run.sh
 	Tools/router-bench/run.sh
 

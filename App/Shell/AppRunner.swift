@@ -26,9 +26,12 @@ public struct AppRunner: Sendable {
     /// A runner of `app` on the process's standard streams and environment; components' swift-log
     /// loggers write where the App's own do.
     public static func standard(_ app: AppDefinition) -> AppRunner {
+        // A reader that goes away (`App | head`) ends nothing: writes to it fail quietly instead of the
+        // process dying of SIGPIPE, which a plugin on trial would count as a crash.
+        signal(SIGPIPE, SIG_IGN)
         let runner = AppRunner(
-            app: app, output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            errorOutput: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            app: app, output: { text in try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) },
+            errorOutput: { text in try? FileHandle.standardError.write(contentsOf: Data(text.utf8)) },
             readLine: { Swift.readLine(strippingNewline: true) },
             environment: ProcessInfo.processInfo.environment)
         let level = (try? AppLogHandler.level(environment: runner.environment)) ?? .warning
@@ -287,10 +290,18 @@ struct Session: Sendable {
     /// Boots the app with `options`, runs `body`, and ends the run cleanly (an interrupt ends it as cleanly).
     func withApp(_ options: LaunchOptions, _ body: (Bootstrap) async -> Int32) async -> Int32 {
         let profile = StartupProfile(started: runner.started)
+        // Watching from before the boot: an interrupt while plugins load is no crash either.
+        let run = RunEnd()
+        let interrupts = InterruptWatch { signal in
+            run.interrupted()
+            exit(128 + signal)
+        }
+        defer { interrupts.stop() }
         let app: Bootstrap
         do {
             app = try await Bootstrap.boot(
-                environment: runner.environment, app: runner.app, launch: options, logger: logger, profile: profile, progress: runner.errorOutput)
+                environment: runner.environment, app: runner.app, launch: options, logger: logger, profile: profile, progress: runner.errorOutput,
+                run: run)
         } catch let error as PluginConfigurationError {
             runner.errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
             return 2
@@ -298,10 +309,7 @@ struct Session: Sendable {
             runner.errorOutput("error: the app cannot start: \(error)\n")
             return 2
         }
-        let interrupts = InterruptWatch { signal in
-            app.runtimePlugins?.finishRun()
-            exit(128 + signal)
-        }
+        run.started()
         let status = await body(app)
         interrupts.stop()
         await app.finish()

@@ -5,6 +5,7 @@ public import Router
 import RuntimePlugins
 import ScreenKit
 import Storage
+import Synchronization
 
 /// Assembles an app: creates the modules its definition lists (generated from components.yaml's `apps:`)
 /// and gives them the services they share.
@@ -33,7 +34,7 @@ public struct Bootstrap: Sendable {
     /// `launch` with `options`, waiting only for the launch work that comes before the first screen.
     static func boot(
         environment: [String: String], app: AppDefinition, launch options: LaunchOptions, logger: Logger, profile: StartupProfile,
-        progress: @escaping @Sendable (String) -> Void
+        progress: @escaping @Sendable (String) -> Void, run: RunEnd
     ) async throws -> Bootstrap {
         let observer = AppObserver(logger: logger)
         let plugins = app.plugins
@@ -62,6 +63,7 @@ public struct Bootstrap: Sendable {
         var runtimePlugins: RuntimePluginManager?
         do {
             runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: app.hostAPI, logger: logger, progress: progress)
+            run.runtimePlugins = runtimePlugins
         } catch {
             logger.warning("runtime plugins are off in this start: \(error)")
         }
@@ -117,6 +119,27 @@ public struct Bootstrap: Sendable {
         await modules.finishDeferredLaunches()
         await modules.send(.terminate)
         runtimePlugins?.finishRun()
+    }
+}
+
+/// How a run ends when it is interrupted: the plugins it loaded are told, trusting the versions on trial only
+/// when the App had started (an interrupt while loading says nothing about a version, good or bad).
+final class RunEnd: Sendable {
+    private let state = Mutex<(plugins: RuntimePluginManager?, started: Bool)>((nil, false))
+
+    /// The runtime plugins of this run, once there are any.
+    var runtimePlugins: RuntimePluginManager? {
+        get { state.withLock { $0.plugins } }
+        set { state.withLock { $0.plugins = newValue } }
+    }
+
+    /// The App is up: its first screen is on its way.
+    func started() { state.withLock { $0.started = true } }
+
+    /// The run is ending on an interrupt.
+    func interrupted() {
+        let (plugins, started) = state.withLock { ($0.plugins, $0.started) }
+        plugins?.finishRun(trusting: started)
     }
 }
 

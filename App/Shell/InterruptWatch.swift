@@ -1,10 +1,11 @@
 import Dispatch
 import Glibc
 
-/// Turns SIGINT and SIGTERM into a call on a queue of their own while it is watching, so the App can end
-/// its run before it exits (the signals' default action would end the process at once).
+/// Turns SIGINT, SIGTERM and SIGHUP (Ctrl-C, a stop request, a closed terminal) into a call on a queue of
+/// their own while it is watching, so the App can end its run before it exits (the signals' default
+/// action would end the process at once, as a crash would).
 final class InterruptWatch {
-    private static let signals = [SIGINT, SIGTERM]
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
     private let sources: [any DispatchSourceSignal]
 
     /// Starts watching; `handler` gets the signal's number and should exit.

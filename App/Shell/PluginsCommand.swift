@@ -47,7 +47,7 @@ struct PluginsCommand {
                     return 0
                 }
                 for (release, problem) in releases {
-                    let state = installed[release.manifest.id] == release.version ? "installed" : problem.map { "cannot load here: \($0)" } ?? "installable"
+                    let state = installed[release.manifest.id] == release.version ? "installed" : problem ?? "installable"
                     runner.output("\(release.manifest.id) \(release.version) (\(max(1, release.size / 1024)) KB): \(state)\n")
                 }
             case ("install", 2):
@@ -60,13 +60,14 @@ struct PluginsCommand {
             case ("update", 1), ("update", 2):
                 let id = arguments.count == 2 ? arguments[1] : nil
                 if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like campaign, or none for every installed plugin") }
-                guard try !manager.installed().isEmpty else {
+                guard try id != nil || !manager.installed().isEmpty else {
                     runner.output("No runtime plugins are installed. 'App plugins available' lists the feed's.\n")
                     return 0
                 }
                 let results = try await manager.update(id)
                 runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(Self.describe).joined())
             case ("remove", 2):
+                guard PluginID.isValid(arguments[1]) else { return usage("remove takes a plugin id, like campaign ('App plugins list' shows them)") }
                 try manager.remove(arguments[1])
                 runner.output("Removed \(arguments[1]).\n")
             default:
@@ -84,6 +85,8 @@ struct PluginsCommand {
         case .installed: "Installed \(result.id) \(result.version); it loads at the next start.\n"
         case .waiting: "Installed \(result.id) \(result.version); it loads at the next start (the installed version stays until it has run once).\n"
         case .unchanged: "\(result.id) \(result.version) is installed already.\n"
+        case .updateDropped(let pending):
+            "\(result.id) \(result.version) is installed already; the update to \(pending) waiting for the next start is dropped.\n"
         }
     }
 

@@ -36,7 +36,7 @@ enum AppRuntimePlugins {
         }
         let host = try HostAPI.current(versions: versions)
         var manager = RuntimePluginManager(store: store, configuration: configuration, host: host, report: report)
-        manager.progress = progressPrinter(report: report)
+        manager.progress = progressPrinter()
         return manager
     }
 
@@ -62,26 +62,37 @@ enum AppRuntimePlugins {
         let feedText = environment["SHOP_PLUGIN_FEED"].flatMap { $0.isEmpty ? nil : $0 } ?? file.feed
         var feed: URL?
         if let feedText {
-            guard let url = URL(string: feedText), ["http", "https", "file"].contains(url.scheme ?? "") else {
-                throw FeedError("the plugin feed '\(feedText)' is no http://, https:// or file:// URL")
+            guard let url = URL(string: feedText), ["http", "https", "file"].contains(url.scheme ?? ""), url.scheme == "file" || !(url.host ?? "").isEmpty,
+                url.query == nil, url.fragment == nil
+            else {
+                throw FeedError("the plugin feed '\(feedText)' is no http://, https:// or file:// URL of a folder (like http://plugins.example/feed/)")
             }
             feed = url
         }
         var configuration = FeedConfiguration(feed: feed, keys: try TrustedKeys(file.keys))
-        if let timeout = environment["SHOP_PLUGIN_TIMEOUT"].flatMap(Double.init) ?? file.timeout, timeout > 0 { configuration.timeout = timeout }
+        for (value, source) in [
+            (environment["SHOP_PLUGIN_TIMEOUT"], "SHOP_PLUGIN_TIMEOUT"), (file.timeout.map { "\($0)" }, "the \"timeout\" of \(source.path)"),
+        ] {
+            guard let value, !value.isEmpty else { continue }
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw FeedError("\(source) is '\(value)'; it takes the seconds a download may stall, a number above 0 and at most 3600")
+            }
+            configuration.timeout = seconds
+            break
+        }
         return configuration
     }
 
-    /// Download progress on standard error: a line rewritten in place on a terminal, else one line at the end.
-    static func progressPrinter(report: @escaping @Sendable (String) -> Void) -> @Sendable (String, Int, Int) -> Void {
+    /// Download progress on standard error, on a terminal: a line rewritten in place (elsewhere the manager
+    /// says once the archive is downloaded and verified).
+    static func progressPrinter() -> @Sendable (String, Int, Int) -> Void {
         let terminal = isatty(STDERR_FILENO) == 1
         return { name, received, total in
             let percent = total > 0 ? received * 100 / total : 100
             if terminal {
-                FileHandle.standardError.write(
-                    Data("\rDownloading \(name): \(percent)% (\(received / 1024) of \(total / 1024) KB)\(received >= total ? "\n" : "")".utf8))
-            } else if received >= total {
-                report("Downloaded \(name) (\(total / 1024) KB)\n")
+                try? FileHandle.standardError.write(
+                    contentsOf:
+                        Data("\rDownloading \(name): \(percent)% (\(received / 1024) of \(total / 1024) KB)\(received >= total ? "\n" : "")".utf8))
             }
         }
     }

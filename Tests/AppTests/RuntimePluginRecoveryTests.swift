@@ -42,16 +42,40 @@ struct RuntimePluginRecoveryTests {
         #expect(try app.run(["plugins", "list"]).output == "campaign 1.0.0, marked bad: 1.1.0\n")
     }
 
-    @Test func anInterruptEndsARunCleanly() throws {
+    @Test(arguments: [SIGINT, SIGHUP, SIGTERM]) func anInterruptOrAClosedTerminalEndsARunCleanly(signal: Int32) throws {
         let feed = try fixture.feed(["1.0.0"])
         let server = try FeedServer(feed)
         defer { server.stop() }
         let app = try appWaitingForTheUpdate(server, feed: feed)
-        #expect(try app.runInteractive(until: "20% off everything", then: SIGINT) == 128 + SIGINT)
+        #expect(try app.runInteractive(until: "20% off everything", then: signal) == 128 + signal)
         let versions = app.dataDirectory.appendingPathComponent("plugins/versions/campaign")
         #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path) == ["1.1.0"], "1.1.0 ran once: the version it replaced is gone")
         for _ in 1...2 { _ = try app.runInteractive(until: "20% off everything", then: SIGKILL) }
         #expect(!(try app.run(["open", "shop://home"]).error.contains("crashed")), "a trusted version is on trial no more")
+    }
+
+    @Test func aReaderThatGoesAwayEndsNothingBadly() throws {
+        let feed = try fixture.feed(["1.0.0"])
+        let server = try FeedServer(feed)
+        defer { server.stop() }
+        let app = try appWaitingForTheUpdate(server, feed: feed)
+        // As `App | head -c 1`: the App's output pipe closes while it still writes.
+        for _ in 1...2 {
+            let process = try app.process([])
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            _ = try output.fileHandleForReading.read(upToCount: 1)
+            try output.fileHandleForReading.close()
+            try input.fileHandleForWriting.write(contentsOf: Data("home\nhome\nquit\n".utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "no death by SIGPIPE")
+        }
+        #expect(!(try app.run(["open", "shop://home"]).error.contains("crashed")))
+        #expect(try app.run(["plugins", "list"]).output == "campaign 1.1.0\n")
     }
 
     @Test func twoInstallsAtOnceBothSucceed() throws {
@@ -102,6 +126,18 @@ struct RuntimePluginRecoveryTests {
         #expect(update.status == 0)
         #expect(update.output.contains("No runtime plugins are installed"), "\(update.error)")
         #expect(try nobody.run(["plugins", "update", "../x"]).status == 2, "a malformed id is a usage error, as for install")
+        #expect(try nobody.run(["plugins", "remove", "../../etc"]).status == 2)
+        let notInstalled = try nobody.run(["plugins", "update", "campaign"])
+        #expect(notInstalled.status == 1)
+        #expect(notInstalled.error.contains("'campaign' is not installed"))
+        var slow = nobody
+        slow.environment["SHOP_PLUGIN_TIMEOUT"] = "abc"
+        let timeout = try slow.run(["plugins", "list"])
+        #expect(timeout.status == 2)
+        #expect(timeout.error.contains("SHOP_PLUGIN_TIMEOUT is 'abc'; it takes the seconds a download may stall"))
+        slow.environment["SHOP_PLUGIN_TIMEOUT"] = nil
+        slow.environment["SHOP_PLUGIN_FEED"] = "http://"
+        #expect(try slow.run(["plugins", "available"]).error.contains("is no http://, https:// or file:// URL of a folder"))
 
         let server = try FeedServer(try fixture.feed(["1.0.0"]))
         defer { server.stop() }

@@ -41,6 +41,11 @@ struct PluginKeygenCommand: ParsableCommand {
 
     func run() throws {
         let path = signing.path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ToolError(
+                "\(path.path) is a folder; --key names the key's file, like \(path.appendingPathComponent("plugin-signing.key").path).", status: .usage)
+        }
         if FileManager.default.fileExists(atPath: path.path), !force {
             throw ToolError("\(path.path) exists already; keep it, or pass --force to replace it.", status: .usage)
         }

@@ -116,6 +116,17 @@ import TestSupport
             ])
     }
 
+    @Test func publishersAtOnceAllGetTheirVersionIntoOneSignedIndex() throws {
+        let feed = folder.appendingPathComponent("feed")
+        let archives = try (0..<6).map { try archive("1.\($0).0") }
+        DispatchQueue.concurrentPerform(iterations: archives.count) { index in
+            _ = try? FeedPublisher.publish(archive: archives[index], feed: feed, key: key)
+        }
+        let report = try FeedPublisher.verify(feed, keys: try TrustedKeys([key.publicKey]))
+        #expect(report.hasPrefix("ok: index (sequence 6), signature verified"), "\(report)")
+        #expect(report.split(separator: "\n").count == 7, "every version in the index")
+    }
+
     @Test func aPublishedVersionNeverChangesAndAnotherKeyCannotExtendTheFeed() throws {
         let feed = folder.appendingPathComponent("feed")
         let first = try archive("1.0.0")

@@ -146,4 +146,36 @@ extension Scratch {
 
             """)
     }
+
+    /// Adds the runtime plugin component `name` (a dynamic library of one target whose only file is `source`,
+    /// extending the fixture's `shelf-interface/badges`) to components.yaml and the folder `Packages/Plugins/NAME`.
+    public func addRuntimePlugin(_ name: String, source: String) throws {
+        try write(
+            "Packages/Plugins/\(name)/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "\(name)",
+                products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
+                targets: [.target(name: "\(name)")]
+            )
+            """)
+        try write("Packages/Plugins/\(name)/Sources/\(name)/\(name).swift", source)
+        try replace(
+            in: "components.yaml", "\n  shelf-interface:",
+            with: """
+
+                  \(name.lowercased()):
+                    path: Packages/Plugins/\(name)
+                    layer: business
+                    kind: plugin
+                    extends: shelf-interface/badges
+                    runtime: true
+                    version: 1.0.0
+
+                  shelf-interface:
+                """)
+    }
+
 }

@@ -18,6 +18,9 @@ import TestSupport
         let again = try ToolProcess.run(["plugin", "keygen", "--key", key.path])
         #expect(again.status == 2)
         #expect(again.error.contains("exists already; keep it, or pass --force to replace it"))
+        let folderKey = try ToolProcess.run(["plugin", "keygen", "--key", folder.path, "--force"])
+        #expect(folderKey.status == 2)
+        #expect(folderKey.error.contains("is a folder; --key names the key's file"))
     }
 
     @Test func aMissingOrGarbageKeyIsAUsageErrorSayingWhatToDo() throws {
@@ -55,4 +58,17 @@ import TestSupport
         #expect(result.status == 2)
         #expect(result.error.contains("'ribbon' is no runtime plugin. Mark a plugin component as shipped at run time with 'runtime: true'"))
     }
+
+    @Test func packRefusesAPreReleaseBeforeBuildingAnything() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.addRuntimePlugin("Glitter", source: "func wire(_ router: Router) throws { try router.register(\"app://glitter/:name\") { _ in nil } }\n")
+        try scratch.commitAsNewRepository()
+        #expect(try ToolProcess.run(["release", "glitter", "2.0.0-beta.1", "--root", scratch.root.path]).status == 0)
+        let key = folder.appendingPathComponent("k.key")
+        _ = try ToolProcess.run(["plugin", "keygen", "--key", key.path])
+        let pack = try ToolProcess.run(["plugin", "pack", "glitter", "2.0.0-beta.1", "--key", key.path, "--root", scratch.root.path])
+        #expect(pack.status == 2)
+        #expect(pack.error.contains("'2.0.0-beta.1' is no version a runtime plugin can ship"), "\(pack.error)")
+    }
+
 }

@@ -71,42 +71,17 @@ struct RealBuildTests {
 
     @Test func aPackWhoseReleaseDoesNotBuildNamesTheFilesAsTheyAreAtTheTag() throws {
         let scratch = try Scratch.pluginFixture()
-        try scratch.write(
-            "Packages/Plugins/Glitter/Package.swift",
-            """
-            // swift-tools-version: 6.0
-            import PackageDescription
-            let package = Package(
-                name: "Glitter",
-                products: [.library(name: "Glitter", type: .dynamic, targets: ["Glitter"])],
-                targets: [.target(name: "Glitter")]
-            )
-            """)
-        try scratch.write(
-            "Packages/Plugins/Glitter/Sources/Glitter/Glitter.swift",
-            """
-            // A release that does not compile.
-            let broken: Int = "not a number"
+        try scratch.addRuntimePlugin(
+            "Glitter",
+            source: """
+                // A release that does not compile.
+                let broken: Int = "not a number"
 
-            func wire(_ router: Router) throws { try router.register("app://glitter/:name") { _ in nil } }
+                func wire(_ router: Router) throws { try router.register("app://glitter/:name") { _ in nil } }
 
-            @_cdecl("glitter_plugin_entry")
-            public func glitterPluginEntry() -> UnsafeMutableRawPointer? { nil }
+                @_cdecl("glitter_plugin_entry")
+                public func glitterPluginEntry() -> UnsafeMutableRawPointer? { nil }
 
-            """)
-        try scratch.replace(
-            in: "components.yaml", "\n  shelf-interface:",
-            with: """
-
-                  glitter:
-                    path: Packages/Plugins/Glitter
-                    layer: business
-                    kind: plugin
-                    extends: shelf-interface/badges
-                    runtime: true
-                    version: 1.0.0
-
-                  shelf-interface:
                 """)
         try scratch.commitAsNewRepository()
         #expect(try tool(scratch, ["release", "glitter", "1.0.1"]).status == 0)

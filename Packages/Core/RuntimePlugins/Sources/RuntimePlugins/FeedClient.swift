@@ -70,7 +70,8 @@ public struct FeedClient: Sendable {
         if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        try await fetch(url, path: path, into: TransferSink(into: handle, expected: expected, limit: limit, progress: progress), expected: expected)
+        try await fetch(
+            url, path: path, into: TransferSink(into: handle, path: file.path, expected: expected, limit: limit, progress: progress), expected: expected)
     }
 
     private func local(_ url: URL, path: String, limit: Int) throws -> Data {

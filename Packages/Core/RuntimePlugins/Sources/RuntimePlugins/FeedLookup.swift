@@ -71,8 +71,9 @@ extension RuntimePluginManager {
     }
 
     private func lookupIndex() async throws -> FeedIndex {
-        let feed = try feedURL().absoluteString
-        if let copy = store.lookupCopy(), copy.feed == feed, Date().timeIntervalSince1970 - copy.fetched < configuration.lookupAge,
+        let feed = try feedKey()
+        // A copy from the future (a clock set back, a file edited) is no young copy.
+        if let copy = store.lookupCopy(), copy.feed == feed, (0..<configuration.lookupAge).contains(Date().timeIntervalSince1970 - copy.fetched),
             let index = try? FeedIndex.verified(copy.index, signature: copy.signature, keys: configuration.keys),
             index.sequence >= (try store.readState().sequences[feed] ?? 0)
         {
@@ -82,6 +83,8 @@ extension RuntimePluginManager {
         do {
             let index = try await fetchIndex(attempts: 1)
             lookups.remember(nil)
+            // Recorded like any index the App saw, so an older one cannot follow (a store it cannot write only loses that).
+            try? store.change { state in try record(index, in: &state) }
             return index
         } catch let error as FeedError {
             lookups.remember(error)

@@ -144,6 +144,10 @@ public struct PluginStore: Sendable {
     private func removeUnused(keeping state: StoreState) {
         let manager = FileManager.default
         try? manager.removeItem(at: stagingFolder)
+        // State written under the lock by a process that died before its rename: the lock is ours now.
+        for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".state.json.") && name.hasSuffix(".tmp") {
+            try? manager.removeItem(at: folder.appendingPathComponent(name))
+        }
         // Download files nobody holds: left by a killed install (a live one holds its lock). A file
         // younger than a minute may be one whose creator has not locked it yet.
         let downloads = folder.appendingPathComponent("downloads")
@@ -167,26 +171,44 @@ public struct PluginStore: Sendable {
     }
 
     /// The installed files of `id` at `version`, checked again as at install: a trusted signature, the
-    /// library's hash. Catches a store changed on disk after install.
+    /// library's hash. Throws ``DamagedFiles`` for a store changed on disk after install.
     func installed(_ id: String, _ version: String, keys: TrustedKeys) throws -> (manifest: PluginManifest, library: URL) {
         let folder = versionFolder(id, version)
+        let repair = "Install it again: App plugins install \(id)@\(version)"
         guard let manifestData = FileManager.default.contents(atPath: folder.appendingPathComponent(PluginArchive.manifestName).path),
             let signature = FileManager.default.contents(atPath: folder.appendingPathComponent(PluginArchive.signatureName).path)
-        else { throw FeedError("the installed files of \(id) \(version) are missing") }
-        try keys.verify(manifestData, signature: signature, what: "the installed manifest of \(id) \(version)")
+        else { throw DamagedFiles(reason: "the installed files of \(id) \(version) are missing from \(folder.path). \(repair)") }
+        do {
+            try keys.verify(manifestData, signature: signature, what: "the installed manifest of \(id) \(version)")
+        } catch {
+            throw DamagedFiles(reason: "\(error). \(repair)")
+        }
         let manifest = try PluginManifest.decode(manifestData, what: "the installed manifest of \(id) \(version)")
         guard manifest.id == id, manifest.version == version else { throw FeedError("the folder of \(id) \(version) holds \(manifest.id) \(manifest.version)") }
         let library = folder.appendingPathComponent(manifest.library)
-        guard try Digest.sha256(fileAt: library) == manifest.sha256 else {
-            throw FeedError("the installed library of \(id) \(version) was changed on disk since it was verified")
+        guard FileManager.default.fileExists(atPath: library.path) else {
+            throw DamagedFiles(reason: "the installed library of \(id) \(version) is missing (\(library.path)). \(repair)")
+        }
+        guard (try? Digest.sha256(fileAt: library)) == manifest.sha256 else {
+            throw DamagedFiles(reason: "the installed library of \(id) \(version) was changed on disk since it was verified. \(repair)")
         }
         return (manifest, library)
+    }
+
+    /// Whether the installed files of `id` at `version` are whole and trusted.
+    func isIntact(_ id: String, _ version: String, keys: TrustedKeys) -> Bool {
+        (try? installed(id, version, keys: keys)) != nil
     }
 
     /// Writes `data` to `url` through a temporary file in the same folder: fsync, rename, fsync the folder.
     static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        try writeSynced(data, to: temporary)
+        do {
+            try writeSynced(data, to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
@@ -240,4 +262,11 @@ struct StoreUnwritable: Error, CustomStringConvertible {
     var description: String {
         "the plugin store \(folder.path) cannot be written (\(reason)). Make it a writable folder, or choose another data folder with SHOP_DATA_DIR."
     }
+}
+
+/// Installed files that are no longer what was verified (missing, changed on disk): the plugin is left
+/// out until it is installed again, never marked bad (the release itself may be fine).
+struct DamagedFiles: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
 }

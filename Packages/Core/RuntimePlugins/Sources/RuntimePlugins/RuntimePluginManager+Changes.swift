@@ -13,6 +13,8 @@ public struct InstallResult: Sendable, Equatable {
         case waiting
         /// That version is what the next start loads already: nothing was downloaded.
         case unchanged
+        /// That version loads now and an update (this one) was waiting: the update is dropped, nothing downloaded.
+        case updateDropped(String)
     }
 
     /// The plugin's id.
@@ -54,28 +56,38 @@ extension RuntimePluginManager {
         let hold = hold ?? (version != nil)
         let installed = try store.readState().plugins[id]
         let release = try choose(id, version: version, in: index, installed: installed)
-        if let installed, installed.candidate == release.version {
-            try store.change { state in
+        let intact = store.isIntact(id, release.version, keys: configuration.keys)
+        // Installed already, with its files whole: nothing to download.
+        if let installed, intact, installed.candidate == release.version || installed.current == release.version {
+            return try store.change { state in
                 try record(index, in: &state)
-                state.plugins[id]?.held = hold
+                guard var entry = state.plugins[id] else { return InstallResult(id: id, version: release.version, change: .unchanged) }
+                let dropped = entry.current == release.version ? entry.pending : nil
+                entry.pending = entry.current == release.version ? nil : entry.pending
+                entry.held = hold
+                state.plugins[id] = entry
+                return InstallResult(id: id, version: release.version, change: dropped.map { .updateDropped($0) } ?? .unchanged)
             }
-            return InstallResult(id: id, version: release.version, change: .unchanged)
         }
         let plugin = try await download(release)
         return try store.change { state in
             try record(index, in: &state)
             var entry = state.plugins[id] ?? StoreState.Plugin()
             // Another install of the same version committed while this one downloaded: its files stay.
-            if entry.candidate == release.version {
+            if entry.candidate == release.version, store.isIntact(id, release.version, keys: configuration.keys) {
                 state.plugins[id]?.held = hold
                 return InstallResult(id: id, version: release.version, change: .unchanged)
             }
             try store.add(plugin)
             let change: InstallResult.Change
-            if entry.current == nil || entry.current == release.version {
+            if entry.current == nil {
                 entry.current = release.version
                 entry.pending = nil
                 entry.trial = StoreState.Trial(version: release.version)
+                change = .installed
+            } else if entry.current == release.version {
+                // Its files were damaged and are whole again; whether it is on trial stays as it was.
+                entry.pending = nil
                 change = .installed
             } else {
                 entry.pending = release.version
@@ -180,6 +192,7 @@ extension RuntimePluginManager {
         }
         let plugin = try VerifiedPlugin(archive: data, keys: configuration.keys)
         guard plugin.manifest == release.manifest else { throw FeedError("the archive's manifest of \(name) is not the one the signed index lists: refused") }
+        report("Downloaded and verified \(name) (\(max(1, data.count / 1024)) KB)\n")
         store.checkpoint("verified")
         return plugin
     }

@@ -41,6 +41,9 @@ extension RuntimePluginManager {
                 } catch let refusal as Incompatible {
                     report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.\n")
                     outcome[id] = (nil, failed)
+                } catch let damaged as DamagedFiles {
+                    report("warning: plugin \(id) \(version) is left out: \(damaged)\n")
+                    outcome[id] = (nil, failed)
                 } catch {
                     report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)\n")
                     failed.append(version)
@@ -53,6 +56,8 @@ extension RuntimePluginManager {
                 for (id, result) in outcome {
                     guard var entry = state.plugins[id] else { continue }
                     for version in result.failed { markBad(version, in: &entry) }
+                    // Only a version this run loaded is proven by its end: a mark left on another says nothing.
+                    if let trial = entry.trial, trial.version != result.loaded { entry.trial?.runs.removeAll { $0 == RunMark.current } }
                     if let loaded = result.loaded, loaded == entry.pending {
                         if let current = entry.current, current != loaded { entry.previous = current }
                         entry.current = loaded
@@ -69,15 +74,20 @@ extension RuntimePluginManager {
 
     /// Ends this process's run of the plugins it loaded: each version on trial that it loaded has now run
     /// to a clean exit, so it is trusted and the version it replaced is deleted. The App calls it when it
-    /// quits (the end of input, `quit`, an interrupt), never after a crash.
-    public func finishRun() {
+    /// quits (the end of input, `quit`, an interrupt), never after a crash. With `trusting` false (a run
+    /// interrupted before the App was up) its marks are only taken away: it was no crash, nor a proof.
+    public func finishRun(trusting: Bool = true) {
         let mark = RunMark.current
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return }
         do {
             try store.change { state in
                 for (id, var entry) in state.plugins where entry.trial?.runs.contains(mark) == true {
-                    entry.trial = nil
-                    entry.previous = nil
+                    if trusting {
+                        entry.trial = nil
+                        entry.previous = nil
+                    } else {
+                        entry.trial?.runs.removeAll { $0 == mark }
+                    }
                     state.plugins[id] = entry
                 }
             }
@@ -99,7 +109,11 @@ extension RuntimePluginManager {
         do {
             return try load(id, version, into: router, settings: settings)
         } catch let refusal as Incompatible {
+            dropMark(of: id)
             throw FeedError(refusal.reason)
+        } catch let damaged as DamagedFiles {
+            dropMark(of: id)
+            throw FeedError(damaged.reason)
         } catch {
             try? store.change { state in
                 guard var entry = state.plugins[id] else { return }
@@ -108,6 +122,11 @@ extension RuntimePluginManager {
             }
             throw error
         }
+    }
+
+    /// Takes this run's mark off `id`'s trial: the run did not load it after all.
+    private func dropMark(of id: String) {
+        try? store.change { state in state.plugins[id]?.trial?.runs.removeAll { $0 == RunMark.current } }
     }
 
     /// Counts the runs of the version on trial that died without a clean exit; at two, marks it bad.

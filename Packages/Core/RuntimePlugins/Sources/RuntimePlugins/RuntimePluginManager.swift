@@ -64,6 +64,15 @@ public struct RuntimePluginManager: Sendable {
         return index
     }
 
+    /// The feed, as its recorded sequence and lookup copy are filed: scheme and host in lower case, no
+    /// trailing slash, so one feed spelt two ways is one feed.
+    func feedKey() throws -> String {
+        let url = try feedURL()
+        var key = (url.scheme ?? "").lowercased() + "://" + (url.host ?? "").lowercased() + (url.port.map { ":\($0)" } ?? "") + url.path
+        while key.hasSuffix("/") { key.removeLast() }
+        return key
+    }
+
     /// The feed's URL, or why there is none.
     func feedURL() throws -> URL {
         guard let feed = configuration.feed else {
@@ -95,22 +104,30 @@ public struct RuntimePluginManager: Sendable {
         // A replay is refused before anything is downloaded; the sequence is recorded with the change.
         var recorded = try store.readState()
         try record(fetched.index, in: &recorded)
-        store.keepLookupCopy(IndexCopy(feed: feed.absoluteString, fetched: Date().timeIntervalSince1970, index: fetched.data, signature: fetched.signature))
+        store.keepLookupCopy(IndexCopy(feed: try feedKey(), fetched: Date().timeIntervalSince1970, index: fetched.data, signature: fetched.signature))
         return fetched.index
     }
 
     /// Refuses an index older than the one `state` recorded for this feed (a replayed or rolled-back
     /// feed), and records it.
     func record(_ index: FeedIndex, in state: inout StoreState) throws {
-        let feed = try feedURL().absoluteString
+        let feed = try feedKey()
         try SignedDocument.checkSequence(index.sequence, seen: state.sequences[feed], what: "the feed's index")
         state.sequences[feed] = index.sequence
     }
 
-    /// What can be said about each release of the feed: installable, or why not.
+    /// What can be said about each release of the feed: installable, or why not (it cannot load here, or
+    /// it was marked bad here).
     public func available() async throws -> [(release: FeedIndex.Release, problem: String?)] {
         let index = try await index()
-        return index.plugins.keys.sorted().flatMap { id in index.releases(id).map { ($0, incompatibility(of: $0)) } }
+        let state = try store.readState()
+        return index.plugins.keys.sorted().flatMap { id in
+            index.releases(id).map { release in
+                let bad = state.plugins[id]?.bad.contains(release.version) == true
+                let problem = incompatibility(of: release).map { "cannot load here: \($0)" }
+                return (release, problem ?? (bad ? "marked bad here (install it by version to try it again)" : nil))
+            }
+        }
     }
 
     /// Why `release` cannot load in this App, or nil when it can.

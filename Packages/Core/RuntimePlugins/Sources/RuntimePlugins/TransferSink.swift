@@ -21,6 +21,7 @@ final class TransferSink: Sendable {
     }
 
     private let file: FileHandle?
+    private let filePath: String
     private let conditional: HTTPValidators?
     private let expected: Int?
     private let limit: Int
@@ -29,9 +30,11 @@ final class TransferSink: Sendable {
 
     /// A sink writing into `file` from its end (nil: into memory).
     init(
-        into file: FileHandle?, expected: Int?, limit: Int, conditional: HTTPValidators? = nil, progress: @escaping @Sendable (Int, Int) -> Void
+        into file: FileHandle?, path: String = "", expected: Int?, limit: Int, conditional: HTTPValidators? = nil,
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) {
         self.file = file
+        self.filePath = path
         self.conditional = conditional
         self.expected = expected
         self.limit = limit
@@ -83,7 +86,8 @@ final class TransferSink: Sendable {
         case .tooSlow:
             return TransferError(reason: "the server sends too slowly (\(reason); the App needs \(minimumRate) bytes a second)", retry: true)
         case .tooLarge:
-            return TransferError(reason: "it is more than the \(limit) bytes allowed", retry: false)
+            return TransferError(
+                reason: "the server announced more than the \(limit) bytes allowed" + (expected.map { " (the signed index says \($0))" } ?? ""), retry: false)
         case .stopped, .failed:
             return TransferError(reason: reason, retry: true)
         case .unavailable:
@@ -128,15 +132,16 @@ final class TransferSink: Sendable {
                 if status == 200, state.written > 0 {
                     state.written = 0
                     state.body.removeAll()
-                    do { try file?.truncate(atOffset: 0) } catch { return fail(&state, "writing it failed: \(error.localizedDescription)") }
+                    do { try file?.truncate(atOffset: 0) } catch { return fail(&state, writeFailure(error)) }
                 }
             }
-            guard state.written + bytes.count <= limit else { return fail(&state, "it is more than the \(limit) bytes allowed") }
+            guard state.written + bytes.count <= limit else {
+                return fail(&state, "the server sent more than the \(limit) bytes allowed" + (expected.map { " (the signed index says \($0))" } ?? ""))
+            }
             do {
                 if let file { try file.write(contentsOf: Data(bytes)) } else { state.body.append(contentsOf: bytes) }
             } catch {
-                let full = (error as NSError).code == CocoaError.fileWriteOutOfSpace.rawValue
-                return fail(&state, "writing it failed: " + (full ? "No space left on device" : error.localizedDescription))
+                return fail(&state, writeFailure(error))
             }
             state.written += bytes.count
             return state.written
@@ -144,6 +149,12 @@ final class TransferSink: Sendable {
         guard let written else { return false }
         progress(written, expected ?? written)
         return true
+    }
+
+    /// What a failed write of the download says: where, why, and what to do.
+    private func writeFailure(_ error: any Error) -> String {
+        let full = (error as NSError).code == CocoaError.fileWriteOutOfSpace.rawValue
+        return "writing the download into \(filePath) failed: " + (full ? "No space left on device; free some space on that disk" : error.localizedDescription)
     }
 
     private func fail(_ state: inout State, _ reason: String) -> Int? {

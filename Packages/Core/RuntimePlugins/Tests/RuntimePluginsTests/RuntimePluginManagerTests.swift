@@ -303,3 +303,95 @@ private func startTicks() -> UInt64? {
     #expect(!FileManager.default.fileExists(atPath: manager.store.versionFolder("banner", "1.0.0").path))
     #expect(throws: FeedError.self) { try manager.remove("banner") }
 }
+
+@Test func aLookupRecordsTheSequenceItSawSoAnOlderIndexCannotFollow() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"], sequence: 3)
+    let manager = try feed.manager(store: storeFolder())
+    _ = try await manager.feedPlugin(opening: "app://nothing")
+    try feed.publish(["1.0.0"], sequence: 1)
+    let error = await #expect(throws: FeedError.self) { try await manager.index() }
+    #expect(error?.message.contains("older (sequence 1) than one this App has already seen (sequence 3)") == true)
+}
+
+@Test func aLookupCopyFromTheFutureIsNoYoungCopy() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    _ = try await manager.feedPlugin(opening: "app://banner/a")
+    let copyURL = store.appendingPathComponent("lookup-index.json")
+    var copy = try JSONSerialization.jsonObject(with: try Data(contentsOf: copyURL)) as? [String: Any] ?? [:]
+    copy["fetched"] = Date().timeIntervalSince1970 + 10 * 365 * 86_400
+    try JSONSerialization.data(withJSONObject: copy).write(to: copyURL)
+    try FileManager.default.removeItem(at: feed.folder.appendingPathComponent(FeedIndex.fileName))
+    await #expect(throws: FeedError.self, "asked the feed, which has no index now") { _ = try await manager.feedPlugin(opening: "app://banner/b") }
+}
+
+@Test func oneFeedSpeltTwoWaysHasOneSequence() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"], sequence: 5)
+    let store = storeFolder()
+    _ = try await feed.manager(store: store).index()
+    try feed.publish(["1.0.0"], sequence: 2)
+    let slashed = RuntimePluginManager(
+        store: PluginStore(folder: store),
+        configuration: FeedConfiguration(feed: URL(string: feed.folder.absoluteString + "/")!, keys: try TrustedKeys([feed.key.publicKey])),
+        host: TestFeed.host, report: { _ in })
+    await #expect(throws: FeedError.self) { try await slashed.index() }
+}
+
+@Test func installingTheVersionThatLoadsDropsTheUpdateWaitingAndDownloadsNothing() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0", "1.1.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner", version: "1.0.0")
+    try editState(in: store) { banner in banner["trial"] = nil } // as after a run that loaded it ended cleanly
+    try await manager.install("banner")
+    try FileManager.default.removeItem(at: feed.folder.appendingPathComponent("plugins"))
+    #expect(try await manager.install("banner", version: "1.0.0") == InstallResult(id: "banner", version: "1.0.0", change: .updateDropped("1.1.0")))
+    #expect(try manager.installed().first?.pending == nil)
+    #expect(!(try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)).contains("trial"), "a trusted version stays trusted")
+}
+
+@Test func damagedFilesLeaveThePluginOutUnmarkedAndAnInstallRepairsThem() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let reports = Reports()
+    let manager = try feed.manager(store: store, reports: reports)
+    try await manager.install("banner")
+    try FileManager.default.removeItem(at: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so"))
+    #expect(manager.loadInstalled(into: Router()).isEmpty)
+    #expect(reports.lines.contains { $0.contains("is left out: the installed library of banner 1.0.0 is missing") && $0.contains("install banner@1.0.0") })
+    #expect(try manager.installed().first?.bad == [], "the release is not to blame")
+    #expect(try await manager.install("banner", version: "1.0.0").change == .installed, "downloaded again, not 'installed already'")
+    #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so").path))
+}
+
+@Test func aStateWriteThatNeverRenamedIsRemovedAtTheNextChange() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    let leftover = store.appendingPathComponent(".state.json.999999.tmp")
+    try Data("{".utf8).write(to: leftover)
+    try manager.remove("banner")
+    #expect(!FileManager.default.fileExists(atPath: leftover.path))
+}
+
+@Test func aRunInterruptedBeforeTheAppWasUpNeitherCrashesNorProvesAVersion() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
+    try editState(in: store) { banner in banner["trial"] = ["version": "1.0.0", "crashes": 0, "runs": [mark]] }
+    manager.finishRun(trusting: false)
+    let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
+    #expect(state.contains("\"trial\""), "still on trial")
+    #expect(!state.contains("\(getpid())"), "this run's mark is gone")
+}

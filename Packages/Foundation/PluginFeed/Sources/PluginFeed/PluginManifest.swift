@@ -118,9 +118,14 @@ public struct PluginVersion: Comparable, Sendable, Hashable, CustomStringConvert
 
     /// Parses `1.2.3`; nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }
-        self.parts = parts.compactMap { $0 }
+        let words = text.split(separator: ".", omittingEmptySubsequences: false)
+        // Digits only, no leading zero: `01.2.0` or `+1.2.0` would compare equal to another spelling.
+        guard words.count == 3,
+            words.allSatisfy({ word in
+                !word.isEmpty && word.count <= 9 && word.allSatisfy(\.isASCII) && word.allSatisfy(\.isNumber) && (word == "0" || word.first != "0")
+            })
+        else { return nil }
+        self.parts = words.compactMap { Int($0) }
     }
 
     public var description: String { parts.map(String.init).joined(separator: ".") }

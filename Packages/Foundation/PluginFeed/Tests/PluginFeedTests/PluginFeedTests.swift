@@ -151,3 +151,11 @@ import Testing
     try Data("no ELF".utf8).write(to: plain)
     #expect(try RuntimeIdentity.of(library: plain) == "sha256:" + Digest.sha256(Data("no ELF".utf8)))
 }
+
+@Test func aVersionIsThreePlainNumbersSpeltOneWay() {
+    #expect(PluginVersion("1.2.0")?.parts == [1, 2, 0])
+    #expect(PluginVersion("0.10.3")! < PluginVersion("1.0.0")!)
+    for text in ["01.2.0", "+1.2.0", "1.2", "1.2.0.0", "1.2.0-beta.1", "v1.2.0", "1..0", " 1.2.0", "1.2.x", "1234567890.0.0"] {
+        #expect(PluginVersion(text) == nil, "\(text)")
+    }
+}

@@ -16,7 +16,18 @@ public enum FeedPublisher {
         do {
             plugin = try VerifiedPlugin(archive: data, keys: keys)
         } catch let error as FeedError {
-            throw ToolError("\(archive.lastPathComponent) cannot be published: \(error.message). Pack it again with this key.", status: .usage)
+            let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+            let signedByAnother = reason.contains("does not trust") || reason.contains("signature")
+            throw ToolError(
+                "\(archive.lastPathComponent) cannot be published: \(reason)." + (signedByAnother ? " Pack it again with this key." : ""), status: .usage)
+        }
+        // One publisher at a time: the index is read, extended and signed as one step.
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        let lock = open(feed.appendingPathComponent(".publish.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw ToolError("Cannot lock the feed \(feed.path): \(String(cString: strerror(errno))).", status: .environment) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw ToolError("Cannot lock the feed \(feed.path): \(String(cString: strerror(errno))).", status: .environment) }
         }
         var index = try existingIndex(feed, keys: keys) ?? FeedIndex()
         let manifest = plugin.manifest

@@ -21,6 +21,11 @@ public enum RuntimePluginPacker {
                     + "other components are linked into the App.", status: .usage)
         }
         let version = try VersionedWorkspace.version(text)
+        guard PluginVersion(version.description) != nil else {
+            throw ToolError(
+                "'\(text)' is no version a runtime plugin can ship: Apps install plain MAJOR.MINOR.PATCH versions (like 1.2.0), no pre-releases. "
+                    + "Release \(name) with such a version and pack that.", status: .usage)
+        }
         let plan = try PinPlanner.plan(context, component: component, version: version)
         let product = try libraryProduct(of: plan.manifest, name: name, tag: plan.release.tag)
         let hostAPI = try hostAPI(of: plan.manifest, workspace: workspace, plugin: name)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The App's cold start to its first screen (release build, every sample module), measured in one run:
+#   - the whole process, `App open shop://home`, with hyperfine (what a user waits for; goal: at most
+#     100 ms), against `App help` (the process that boots no module) as the anchor;
+#   - the App's own startup profile (--profile-startup): each module's register and launch time and the
+#     time to the first screen after the App's code started, from the median run of 15.
+# Timings report; they follow the machine's load, so nothing fails on them.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v hyperfine >/dev/null || { echo "Installing hyperfine..."; ${SUDO:-$([ "$(id -u)" = 0 ] || echo sudo)} apt-get install -y -qq hyperfine >/dev/null; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== The App in release"
+swift build -c release --product App --scratch-path .build-bench-host 2>&1 | tail -1
+app=$PWD/.build-bench-host/release/App
+export SHOP_DATA_DIR=$work/data
+"$app" open shop://home >/dev/null # the database exists from here on, as on a user's machine
+
+echo "== Cold start to the first screen"
+hyperfine -N --warmup 3 --runs 40 --export-json "$work/start.json" \
+  -n "App open shop://home" "$app open shop://home" \
+  -n "App help (no module booted)" "$app help" >/dev/null
+
+for run in $(seq 15); do
+  "$app" --profile-startup open shop://home 2>"$work/profile-$run.txt" >/dev/null
+done
+python3 - "$work" <<'PY'
+import glob, json, re, statistics, sys
+work = sys.argv[1]
+results = {r["command"]: r for r in json.load(open(work + "/start.json"))["results"]}
+start, anchor = results["App open shop://home"], results["App help (no module booted)"]
+mean, sd = start["mean"] * 1000, start["stddev"] * 1000
+print("Cold start of the release App to its first screen (the whole process, mean of 40 runs):")
+print("  App open shop://home  %6.1f ms ± %.1f  (goal: at most 100 ms, %s)" % (mean, sd, "met" if mean <= 100 else "missed"))
+print("  App help (anchor)     %6.1f ms: booting the modules and rendering the screen add %.1f ms (%.2fx)"
+      % (anchor["mean"] * 1000, mean - anchor["mean"] * 1000, mean / (anchor["mean"] * 1000)))
+profiles = []
+for path in glob.glob(work + "/profile-*.txt"):
+    text = open(path).read()
+    first = re.search(r"first screen after ([0-9.]+) ms", text)
+    if first:
+        profiles.append((float(first.group(1)), text))
+profiles.sort()
+median = profiles[len(profiles) // 2]
+print("Time to the first screen after the App's code started (median of %d): %.2f ms; that run's profile:" % (len(profiles), median[0]))
+print("\n".join("  " + line for line in median[1].strip().split("\n")))
+PY
