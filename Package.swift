@@ -47,6 +47,12 @@ let appProducts: [Product] = [
     .executable(name: "App", targets: ["App"]),
     .executable(name: "ShopLite", targets: ["ShopLite"]),
 ]
+// The app targets, for the tests that drive them.
+// swift-format-ignore
+let appTargetDependencies: [Target.Dependency] = [
+    .target(name: "App"),
+    .target(name: "ShopLite"),
+]
 // END componentctl: apps
 
 // The shared libraries runtime plugins link (each a package's `...Dynamic` product). Listing them makes
@@ -86,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: appTargets.map { .target(name: $0.name) } + [
+            dependencies: appTargetDependencies + [
                 "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed"),
             ],
             path: "Tests/AppTests",

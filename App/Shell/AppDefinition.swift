@@ -21,6 +21,8 @@ public struct AppDefinition: Sendable {
     public var degradeTable: String?
     /// The first screen and the `home` command's, when not the home route (a focused app starts at its component).
     public var start: String?
+    /// The scheme of the app's own links (components.yaml's `workspace.scheme`): the only one routes may use.
+    public var scheme: String?
     /// The route patterns of each module (its interface's and its own literal ones): what answers
     /// "temporarily unavailable" when the module is disabled.
     public var routes: [String: [String]]
@@ -28,7 +30,8 @@ public struct AppDefinition: Sendable {
     /// Creates a definition; the generated `GeneratedApp.definition` of each app calls it.
     public init(
         name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], absent: [AbsentFeature],
-        settings: [String: String], homeLayout: String?, degradeTable: String?, start: String? = nil, routes: [String: [String]] = [:]
+        settings: [String: String], homeLayout: String?, degradeTable: String?, start: String? = nil, scheme: String? = nil,
+        routes: [String: [String]] = [:]
     ) {
         self.name = name
         self.modules = modules
@@ -39,6 +42,7 @@ public struct AppDefinition: Sendable {
         self.homeLayout = homeLayout
         self.degradeTable = degradeTable
         self.start = start
+        self.scheme = scheme
         self.routes = routes
     }
 }

@@ -41,6 +41,8 @@ public struct Bootstrap: Sendable {
         let path = StorageLocation.databasePath(environment: environment)
         let storage = try profile.measure("open the database") { try Storage(path: path) }
         let router = Router()
+        // Routes of the app's scheme only: a component or a runtime plugin registering `evil://` is refused.
+        router.setAllowedSchemes(app.scheme.map { [$0] })
         router.setObserver(observer.routing)
         router.plugins.setFailureReporter { failure in logger.warning("\(failure)") }
         try profile.measure("install the plugin declaration") {

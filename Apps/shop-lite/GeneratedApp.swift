@@ -56,6 +56,7 @@ public enum GeneratedApp {
             settings: [:],
             homeLayout: "{\n  \"title\": \"Shop Lite\",\n  \"sections\": [\n    { \"kind\": \"banner\", \"text\": \"Shop Lite: browse and fill your cart; order on the web.\" },\n    { \"kind\": \"featured\", \"title\": \"Featured\", \"products\": [1, 3, 8] },\n    { \"kind\": \"cart\" },\n    {\n      \"kind\": \"links\",\n      \"title\": \"Explore\",\n      \"links\": [\n        { \"title\": \"All products\", \"url\": \"shop://product/list\" },\n        { \"title\": \"My orders\", \"url\": \"shop://order/list\" },\n        { \"title\": \"My account\", \"url\": \"shop://user/profile\" }\n      ]\n    }\n  ]\n}\n",
             degradeTable: nil,
+            scheme: "shop",
             routes: [
                 "cart": ["shop://cart", "shop://cart/add/<int:productID>", "shop://cart/clear", "shop://cart/remove/<int:productID>"],
                 "home": ["shop://home"],

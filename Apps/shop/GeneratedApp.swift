@@ -69,6 +69,7 @@ public enum GeneratedApp {
             settings: [:],
             homeLayout: nil,
             degradeTable: nil,
+            scheme: "shop",
             routes: [
                 "cart": ["shop://cart", "shop://cart/add/<int:productID>", "shop://cart/clear", "shop://cart/remove/<int:productID>"],
                 "home": ["shop://home"],

@@ -95,6 +95,29 @@ import Testing
     }
 }
 
+/// A module that tries to open a door of its own scheme.
+private struct EvilModule: AppModule {
+    let name = "evil"
+    func register(in context: ModuleContext) throws {
+        try context.router.register("evil://steal/:token", owner: name) { _ in nil }
+    }
+}
+
+@Test func aRouteOfAnotherSchemeIsRefusedAtRunTimeAndItsModuleDisabled() async throws {
+    var definition = GeneratedApp.definition
+    let modules = definition.modules
+    definition.modules = { modules() + [EvilModule()] }
+    let errors = Recorder(), output = Recorder()
+    let runner = AppRunner(
+        app: definition, output: { output.append($0) }, errorOutput: { errors.append($0) }, readLine: { nil },
+        environment: ["SHOP_DATA_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("evil-\(UUID())").path])
+    #expect(await runner.run(["status"]) == 0)
+    #expect(
+        errors.text.contains(
+            "module disabled module=evil reason=it failed to register: Route 'evil://steal/:token' of 'evil' uses a scheme this app does not route"))
+    #expect(output.text.contains("evil") && output.text.contains("DISABLED"))
+}
+
 /// Collects what a runner writes.
 final class Recorder: Sendable {
     private let lines = Mutex<[String]>([])

@@ -93,15 +93,16 @@ import TestSupport
         #expect(try findings(scratch).map(\.rule) == ["unknown-dependency"])
     }
 
-    @Test func implicitImportOfABusinessImplementation() throws {
+    @Test func anImportThatBreaksALayerRuleIsReportedUnderThatRule() throws {
         let scratch = try Scratch.fixture()
         try scratch.write("Packages/Business/Shelf/Sources/Shelf/Sneaky.swift", "// fine: import Reader\n\n@testable import Reader\n")
         let found = try findings(scratch)
-        #expect(found.map(\.rule) == ["implicit-import"])
+        #expect(found.map(\.rule) == ["implementation-to-implementation"])
         #expect(found.first?.path == "Packages/Business/Shelf/Sources/Shelf/Sneaky.swift")
         #expect(found.first?.line == 3)
         #expect(found.first?.column == 18)
-        #expect(found.first?.message.contains("declaring it would break [implementation-to-implementation]") == true)
+        #expect(found.first?.message.contains("business implementation 'shelf' depends on business implementation 'reader'") == true)
+        #expect(found.first?.fix?.hasPrefix("remove the import") == true)
     }
 
     @Test func implicitImportOfATransitiveModuleSaysWhatToDeclare() throws {
@@ -109,14 +110,74 @@ import TestSupport
         try scratch.write("Packages/Business/Shelf/Sources/Shelf/Transitive.swift", "#if os(Linux)\nimport Cache\n#endif\n")
         let found = try findings(scratch)
         #expect(found.map(\.rule) == ["implicit-import"])
-        #expect(found.first?.message.contains("(in #if os(Linux))") == true)
+        #expect(found.first?.message.contains("(in #if os(Linux)") == true)
         #expect(found.first?.fix?.hasPrefix("add .product(name: \"Cache\", package: \"Cache\")") == true)
     }
 
-    @Test func canImportGuardedImportsAreOptional() throws {
+    @Test func theAppItselfDeclaresWhatItImports() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("App/Extra.swift", "import Shelf\nimport Cache\n")
+        try scratch.write("Tests/AppTests/More.swift", "#if canImport(Reader)\nimport Reader\n#endif\n")
+        let found = try findings(scratch)
+        #expect(
+            found.map { "\($0.path):\($0.line):\($0.column) \($0.rule)" } == [
+                "App/Extra.swift:2:8 implicit-import", "Tests/AppTests/More.swift:2:8 implicit-import",
+            ])
+        #expect(found.first?.message.contains("'App' imports Cache, which target 'App' of the root package does not declare") == true)
+        #expect(found.first?.fix == "add .product(name: \"Cache\", package: \"Cache\") to the dependencies of target 'App' in Package.swift")
+        #expect(found.last?.message.contains("a guarded import is an import all the same") == true)
+    }
+
+    @Test func theShellEveryAppRunsInImportsNoImplementation() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.declareApps("  full:\n    components: [shelf, reader]\n", shellImports: ["Routing", "Shelf"])
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == ["shell-implementation"])
+        #expect(found.first.map { "\($0.path):\($0.line)" } == "App/Shell/Shell.swift:2")
+        #expect(found.first?.fix?.contains("reach 'shelf' through its interface and the router") == true)
+    }
+
+    @Test func anInterfaceThatHoldsBehaviour() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write(
+            "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/Cache.swift",
+            "/// Remembers books.\npublic final class BookCache {\n    private var books: [Int] = []\n    public func add(_ book: Int) { books.append(book) }\n}\n"
+        )
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == ["interface-behaviour"])
+        #expect(found.first.map { "\($0.path):\($0.line):\($0.column)" } == "Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/Cache.swift:2:14")
+        #expect(found.first?.message == "interface 'shelf-interface' holds behaviour: class BookCache")
+        #expect(found.first?.fix?.contains("make it a struct that carries data, or a protocol") == true)
+    }
+
+    @Test func aRouteOutsideTheWorkspacesScheme() throws {
+        let scratch = try Scratch.fixture()
+        let scheme = try scratch.load().scheme
+        try scratch.write(
+            "Packages/Business/Shelf/Sources/Shelf/Steal.swift",
+            "func wire(_ registry: Registry) throws {\n    try registry.register(\"evil://steal/:token\", owner: \"shelf\")\n"
+                + "    try registry.register(\"https://bank.example/:page\", owner: \"shelf\")\n    try registry.register(\"\(scheme)://fine/:page\", owner: \"shelf\")\n}\n"
+        )
+        let found = try findings(scratch)
+        #expect(found.map { "\($0.line):\($0.column) \($0.rule)" } == ["2:27 route-scheme", "3:27 route-scheme"])
+        #expect(found.first?.message.contains("uses the scheme 'evil', not the workspace's '\(scheme)'") == true)
+        #expect(found.first?.fix == "write it as '\(scheme)://steal/:token', or change workspace.scheme in components.yaml")
+        #expect(found.last?.message.contains("belongs to the App's web container") == true)
+    }
+
+    @Test func aGuardedImportIsAnImport() throws {
         let scratch = try Scratch.fixture()
         try scratch.write("Packages/Business/Shelf/Sources/Shelf/Platform.swift", "#if canImport(Cache)\nimport Cache\n#endif\n")
-        #expect(try findings(scratch).isEmpty)
+        let undeclared = try findings(scratch)
+        #expect(undeclared.map(\.rule) == ["implicit-import"])
+        #expect(undeclared.first.map { "\($0.path):\($0.line):\($0.column)" } == "Packages/Business/Shelf/Sources/Shelf/Platform.swift:2:8")
+        #expect(undeclared.first?.message.contains("in #if canImport(Cache): a guarded import is an import all the same") == true)
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Platform.swift", "#if canImport(Reader)\nimport Reader\n#endif\n")
+        let forbidden = try findings(scratch)
+        #expect(forbidden.map(\.rule) == ["implementation-to-implementation"], "under the rule it breaks")
+        #expect(forbidden.first?.message.contains("a guarded import is an import") == true)
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Platform.swift", "#if canImport(Glibc)\nimport Glibc\n#endif\n")
+        #expect(try findings(scratch).isEmpty, "a toolchain module needs no declaration, guarded or not")
     }
 
     @Test func redundantDependencyIsAWarning() throws {

@@ -49,7 +49,7 @@ import TestSupport
             errors(scratch) == [
                 "components.yaml:5:12: error: unknown layer 'cor' for component 'storage'. Fix: use 'core' [config]",
                 "components.yaml:6:11: error: storage.kind must be a single value, not a list. Fix: write it on one line after the colon [config]",
-                "components.yaml:7:5: error: unknown key 'verison' in component 'storage'. Fix: did you mean 'version'? [config]",
+                "components.yaml:7:5: error: unknown key 'verison' in component 'storage'. Fix: did you mean 'version'? (the keys of component 'storage' are extends, interface, kind, layer, path, pin, runtime, version) [config]",
             ])
     }
 
@@ -66,7 +66,7 @@ import TestSupport
         let scratch = try workspace(yaml)
         #expect(
             errors(scratch) == [
-                "components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: allowed keys: extends, interface, kind, layer, path, pin, runtime, version [config]"
+                "components.yaml:4:55: error: unknown key 'ünknown' in component 'storage'. Fix: the keys of component 'storage' are extends, interface, kind, layer, path, pin, runtime, version [config]"
             ])
     }
 
@@ -155,7 +155,30 @@ import TestSupport
             """)
         let found = errors(scratch)
         #expect(found.contains { $0.contains("interface 'storage-api' of 'storage' is not a component") })
-        #expect(found.contains { $0.contains("names unknown component 'core/storag'. Fix: did you mean 'storage'?") })
+        #expect(found.contains { $0.contains("names unknown component 'storag'. Fix: did you mean 'storage'? each side is layer/component") })
+    }
+
+    @Test func anAllowEntryWithoutItsLayersSaysTheAcceptedForm() throws {
+        let scratch = try workspace(
+            """
+            layers: [business, core, foundation]
+            rules:
+              allow:
+                - session -> storage
+            components:
+              storage:
+                path: Packages/Core/Storage
+                layer: core
+              session:
+                path: Packages/Core/Storage
+                layer: core
+            """)
+        let found = errors(scratch).filter { $0.contains("rules.allow") }
+        #expect(
+            found == [
+                "components.yaml:4:7: error: rules.allow entry 'session -> storage' names 'session' without its layer. Fix: write 'core/session -> core/storage' (each side is layer/component, like '- core/session -> core/storage') [config]"
+            ])
+        #expect(!found.joined().contains("did you mean 'session'"), "a hint never repeats the input")
     }
 
     @Test func semanticVersionsOrderByPrecedence() {

@@ -37,13 +37,13 @@ import TestSupport
         let root = scratch.root.path
         let clean = try ToolProcess.run(["check-layers", "--root", root]).output
         let files = try #require(Int(clean.split(separator: ",").last?.split(separator: " ").first ?? ""))
-        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Shortcut.swift", "import Reader\n")
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Shortcut.swift", "import Cache\n")
 
         let text = try ToolProcess.run(["check-layers", "--root", root])
         #expect(text.status == 1)
         let lines = text.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("Packages/Business/Shelf/Sources/Shelf/Shortcut.swift:1:8: error: 'Shelf' imports Reader"))
+        #expect(lines[0].hasPrefix("Packages/Business/Shelf/Sources/Shelf/Shortcut.swift:1:8: error: 'Shelf' imports Cache"))
         #expect(lines[0].hasSuffix(" [implicit-import]"))
         #expect(lines[1] == "check-layers: 1 error, 0 warnings (9 components, \(files + 1) Swift files)")
 
@@ -64,7 +64,7 @@ import TestSupport
         let github = try ToolProcess.run(["check-layers", "--root", root, "--format", "github"])
         #expect(
             github.output.hasPrefix(
-                "::error file=Packages/Business/Shelf/Sources/Shelf/Shortcut.swift,line=1,col=8,title=implicit-import::'Shelf' imports Reader"))
+                "::error file=Packages/Business/Shelf/Sources/Shelf/Shortcut.swift,line=1,col=8,title=implicit-import::'Shelf' imports Cache"))
     }
 
     @Test func baselineAcceptsKnownFindingsFailsStaleOnesAndOnlyShrinks() throws {

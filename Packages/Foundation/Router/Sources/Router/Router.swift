@@ -33,9 +33,18 @@ public final class Router: Sendable {
         var degrade = DegradeTable()
         var verifier: (any ExternalLinkVerifier)?
         var observer: (@Sendable (RoutingEvent) -> Void)?
+        /// The schemes routes may use (lower case); nil: any.
+        var schemes: Set<String>?
+
+        /// Refuses `route` when its scheme is not one routes may use.
+        func checkScheme(_ route: RouteRegistration) throws {
+            guard let schemes, !schemes.contains(route.pattern.scheme.lowercased()) else { return }
+            throw RouterError.schemeNotAllowed(pattern: route.pattern.text, owner: route.owner, allowed: schemes.sorted())
+        }
 
         /// Adds `route` as the next route; throws, adding no route, when its shape is taken or names an unknown type.
         mutating func add(_ route: RouteRegistration) throws {
+            try checkScheme(route)
             if let existing = try trie.insert(route.pattern, types: types, id: entries.count) {
                 throw Self.collision(route, with: entries[existing])
             }
@@ -45,6 +54,7 @@ public final class Router: Sendable {
         /// Adds `routes` as the next routes, all of them or, when one's shape is taken or names an
         /// unknown type, none: the routes put in the trie by then are withdrawn before the error is thrown.
         mutating func add(_ routes: [RouteRegistration]) throws {
+            for route in routes { try checkScheme(route) }
             let first = entries.count
             for (offset, route) in routes.enumerated() {
                 do {
@@ -160,6 +170,12 @@ public final class Router: Sendable {
     /// Replaces the degrade table (which routes go to an H5 page or another route instead).
     public func setDegradeTable(_ degrade: DegradeTable) {
         table.withLock { $0.degrade = degrade }
+    }
+
+    /// Allows routes of `schemes` only (the app's own; `http` and `https` stay the web container's): a
+    /// registration of any other scheme is refused. Nil allows any (the default, for tests and demos).
+    public func setAllowedSchemes(_ schemes: Set<String>?) {
+        table.withLock { $0.schemes = schemes.map { Set($0.map { $0.lowercased() }) } }
     }
 
     /// Sets who hears what went past the routes: misses, degraded routes, refused links, unknown services.

@@ -42,6 +42,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unknownLifecycleEvent = Code("unknownLifecycleEvent")
         /// A module that is disabled (it failed to register or launch).
         public static let moduleDisabled = Code("moduleDisabled")
+        /// A route of a scheme the app does not allow.
+        public static let schemeNotAllowed = Code("schemeNotAllowed")
         /// An interceptor stopped the open.
         public static let rejected = Code("rejected")
         /// An interceptor decided nothing in time.
@@ -189,6 +191,14 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
             .unknownLifecycleEvent,
             "Module '\(module)' announces the lifecycle event '\(event)': an app's own event is named after its module, then lower-case "
                 + "words joined by dots or dashes, like '\(module).synced'.")
+    }
+
+    /// A route of a scheme the app does not allow.
+    public static func schemeNotAllowed(pattern: String, owner: String, allowed: [String]) -> RouterError {
+        RouterError(
+            .schemeNotAllowed,
+            "Route '\(pattern)' of '\(owner)' uses a scheme this app does not route (it routes \(allowed.map { "\($0)://" }.joined(separator: ", "))); "
+                + "web pages open in the web container, and app routes use the app's scheme.")
     }
 
     /// A module that is disabled.

@@ -171,4 +171,17 @@ private struct RejectEverything: ExternalLinkVerifier {
             ])
     }
 
+    @Test func anAppRoutesItsOwnSchemeOnly() throws {
+        let router = Router()
+        router.setAllowedSchemes(["Shop"])
+        try router.register("shop://fine/:id", owner: "a") { _ in nil }
+        for pattern in ["evil://steal/:token", "https://bank.example/:page"] {
+            let error = #expect(throws: RouterError.self) { try router.register(pattern, owner: "b") { _ in nil } }
+            #expect(error?.code == .schemeNotAllowed)
+            #expect(error?.description.contains("it routes shop://") == true)
+        }
+        #expect(throws: RouterError.self) { try router.register([RouteRegistration(pattern: try RoutePattern(parsing: "evil://x"), owner: "c") { _ in nil }]) }
+        #expect(router.routes.map(\.pattern) == ["shop://fine/:id"])
+    }
+
 }

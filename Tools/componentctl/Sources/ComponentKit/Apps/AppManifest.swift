@@ -21,6 +21,8 @@ enum AppManifest {
         }
         text += "]\n// swift-format-ignore\nlet appProducts: [Product] = [\n"
         for plan in plans { text += "    .executable(name: \(swiftString(plan.app.product)), targets: [\(swiftString(plan.app.product))]),\n" }
+        text += "]\n// The app targets, for the tests that drive them.\n// swift-format-ignore\nlet appTargetDependencies: [Target.Dependency] = [\n"
+        for plan in plans { text += "    .target(name: \(swiftString(plan.app.product))),\n" }
         return text + "]\n"
     }
 

@@ -65,6 +65,7 @@ enum AppSources {
         text += "            homeLayout: \(try embedded(app.homeLayout, workspace)),\n"
         text += "            degradeTable: \(try embedded(app.degradeTable, workspace)),\n"
         if let start = app.start { text += "            start: \(swiftString(start)),\n" }
+        text += "            scheme: \(swiftString(workspace.scheme)),\n"
         text += "            routes: [\n"
         for (module, patterns) in plan.routes.sorted(by: { $0.key < $1.key }) {
             text += "                \(swiftString(module)): [\(patterns.map(swiftString).joined(separator: ", "))],\n"

@@ -33,6 +33,9 @@ public struct LayerChecker: Sendable {
         findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
         findings += ClosedAppCheck(analysis: analysis).findings()
         findings += DegradeTableCheck(analysis: analysis).findings()
+        findings += RootPackageCheck(analysis: analysis).findings()
+        findings += InterfaceBehaviourCheck(analysis: analysis).findings()
+        findings += RouteSchemeCheck(analysis: analysis).findings()
         return findings.sorted()
     }
 
@@ -71,7 +74,7 @@ public struct LayerChecker: Sendable {
             for file in target.files {
                 for declaration in file.imports {
                     let module = declaration.module
-                    if module == target.declaration.name || Self.systemModules.contains(module) || declaration.isGuardedByCanImport { continue }
+                    if module == target.declaration.name || Self.systemModules.contains(module) { continue }
                     if let index = declared.firstIndex(where: { $0.1.modules.contains(module) }) {
                         used.insert(index)
                         continue
@@ -124,23 +127,28 @@ public struct LayerChecker: Sendable {
 
     private func implicitImport(_ declaration: ImportDeclaration, in file: SourceFile, target: TargetDeclaration, package: ComponentPackage) -> Diagnostic {
         let module = declaration.module
-        let branch = declaration.conditions.isEmpty ? "" : " (in #if \(declaration.conditions.joined(separator: ", ")))"
+        // A guarded import is an import: whichever build sees the module compiles it.
+        let branch =
+            declaration.conditions.isEmpty ? "" : " (in #if \(declaration.conditions.joined(separator: ", ")): a guarded import is an import all the same)"
         var message = "'\(target.name)' imports \(module)\(branch), which target '\(target.name)' does not declare"
         var fix = "add it to the dependencies of target '\(target.name)' in \(package.manifestPath)"
+        var rule = "implicit-import"
         if let owner = analysis.moduleOwners[module], let ownerComponent = analysis.workspace.component(named: owner) {
             message += " (module of component '\(owner)')"
             if owner == package.component.name {
                 fix = "add \"\(module)\" to the dependencies of target '\(target.name)'"
             } else if let violation = evaluator.violation(from: package.component, to: ownerComponent) {
-                message += "; declaring it would break [\(violation.rule)]"
+                // The import breaks the layering itself: reported under that rule, not as a missing declaration.
+                message += ": \(violation.message)"
                 fix = "remove the import: \(violation.fix)"
+                rule = violation.rule
             } else {
                 fix =
                     "add .product(name: \"\(module)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
                     + ".package(path:) for '\(ownerComponent.path)' to the package, if missing"
             }
         }
-        return Diagnostic(path: file.path, line: declaration.line, column: declaration.column, message: message, fix: fix, rule: "implicit-import")
+        return Diagnostic(path: file.path, line: declaration.line, column: declaration.column, message: message, fix: fix, rule: rule)
     }
 
     private struct Provided {

@@ -16,6 +16,9 @@ struct SARIFLog {
         "route-collision": "Two components declare routes of one URL shape.",
         "degrade-rule-unmatched": "A degrade rule of a shipped table names no route any component declares.",
         "degrade-table": "A shipped degrade table that is no degrade table.",
+        "shell-implementation": "The shell every app runs in imports a business implementation.",
+        "interface-behaviour": "An interface package holds behaviour instead of declarations only.",
+        "route-scheme": "A component's route uses a scheme other than the workspace's.",
     ]
 
     private struct Log: Encodable {

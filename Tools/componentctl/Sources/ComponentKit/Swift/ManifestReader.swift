@@ -103,13 +103,37 @@ public enum ManifestReader {
             }
         }
 
+        /// `a + b`, comparisons (read and set aside), and `condition ? a : b`, whose value is both branches
+        /// joined: a manifest that lists a product in one configuration declares it.
         mutating func parseExpression() -> Value {
             var value = parsePostfix()
-            while current?.isPunctuation("+") == true {
-                position += 1
-                value = .concatenation(value, parsePostfix())
+            while let token = current {
+                if token.isPunctuation("+") {
+                    position += 1
+                    value = .concatenation(value, parsePostfix())
+                } else if isComparison() {
+                    position += 2
+                    _ = parsePostfix()
+                    value = .other
+                } else if token.isPunctuation("?") {
+                    position += 1
+                    let then = parseExpression()
+                    guard current?.isPunctuation(":") == true else { return .other }
+                    position += 1
+                    value = .concatenation(then, parseExpression())
+                } else {
+                    break
+                }
             }
             return value
+        }
+
+        /// Whether the next two tokens are `==`, `!=`, `<=`, `>=`, `&&` or `||`.
+        private func isComparison() -> Bool {
+            guard let first = current, position + 1 < tokens.count else { return false }
+            let second = tokens[position + 1]
+            return (["=", "!", "<", ">"].contains { first.isPunctuation($0) } && second.isPunctuation("="))
+                || (first.isPunctuation("&") && second.isPunctuation("&")) || (first.isPunctuation("|") && second.isPunctuation("|"))
         }
 
         private mutating func parsePostfix() -> Value {
@@ -147,6 +171,11 @@ public enum ManifestReader {
                     position += 1
                     value = .call(name: callee, arguments: parseList(closing: ")"), location: location)
                     name = nil
+                } else if next.isPunctuation("[") || next.isPunctuation("{") {
+                    // A subscript (`Context.environment["X"]`) or a trailing closure (`.map { ... }`): not modelled.
+                    skipBalanced()
+                    value = .other
+                    name = nil
                 } else {
                     break
                 }
@@ -181,6 +210,17 @@ public enum ManifestReader {
             }
             if current != nil { position += 1 }
             return items
+        }
+
+        /// Skips a bracketed group from its opening bracket to the matching closing one.
+        private mutating func skipBalanced() {
+            var depth = 0
+            while let token = current {
+                if token.isPunctuation("(") || token.isPunctuation("[") || token.isPunctuation("{") { depth += 1 }
+                if token.isPunctuation(")") || token.isPunctuation("]") || token.isPunctuation("}") { depth -= 1 }
+                position += 1
+                if depth == 0 { return }
+            }
         }
 
         private mutating func skipRestOfItem(closing: Unicode.Scalar) {

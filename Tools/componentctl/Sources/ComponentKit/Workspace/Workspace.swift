@@ -197,9 +197,10 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// Finds the closest name for "Did you mean" hints.
 public enum Suggestion {
-    /// The candidate within a small edit distance of `name`, or nil.
+    /// The candidate within a small edit distance of `name`, or nil; never `name` itself (a hint that
+    /// repeats the input says nothing: the problem is elsewhere).
     public static func closest(to name: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        let scored = candidates.filter { $0 != name }.map { ($0, distance(name.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
     }

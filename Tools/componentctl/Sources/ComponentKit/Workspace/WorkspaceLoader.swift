@@ -225,16 +225,26 @@ struct SchemaReader {
     private mutating func allowedEdge(_ text: String, at location: SourceLocation, components: [Component]) -> AllowedEdge? {
         let sides = text.components(separatedBy: "->").map { $0.trimmingCharacters(in: .whitespaces) }
         guard sides.count == 2 else {
-            error(at: location, "rules.allow entry '\(text)' is not 'layer/name -> layer/name'", fix: "write it like 'core/session -> core/storage'")
+            error(at: location, "rules.allow entry '\(text)' is not 'layer/name -> layer/name'", fix: "write it like '- core/session -> core/storage'")
             return nil
         }
         var names: [String] = []
+        let form = "each side is layer/component, like '- core/session -> core/storage'"
+        // The entry as it should read, for the hints: each side with its component's layer.
+        let corrected = sides.map { side -> String in
+            let name = side.split(separator: "/").last.map(String.init) ?? side
+            return components.first { $0.name == name }.map { "\($0.layer)/\($0.name)" } ?? side
+        }.joined(separator: " -> ")
         for side in sides {
             let parts = side.split(separator: "/").map(String.init)
+            let name = parts.last ?? side
+            if parts.count == 1, components.contains(where: { $0.name == name }) {
+                error(at: location, "rules.allow entry '\(text)' names '\(name)' without its layer", fix: "write '\(corrected)' (\(form))")
+                return nil
+            }
             guard parts.count == 2, let component = components.first(where: { $0.name == parts[1] }) else {
-                let name = side.split(separator: "/").last.map(String.init) ?? side
-                let hint = Suggestion.closest(to: name, in: components.map(\.name)).map { "did you mean '\($0)'?" } ?? "see 'componentctl list'"
-                error(at: location, "rules.allow entry '\(text)' names unknown component '\(side)'", fix: hint)
+                let hint = Suggestion.closest(to: name, in: components.map(\.name)).map { "did you mean '\($0)'? " } ?? "see 'componentctl list'; "
+                error(at: location, "rules.allow entry '\(text)' names unknown component '\(name)'", fix: hint + form)
                 return nil
             }
             if component.layer != parts[0] {
@@ -263,9 +273,8 @@ struct SchemaReader {
         }
         if let keys {
             for (key, _) in entries where !keys.contains(key.value) {
-                let hint =
-                    Suggestion.closest(to: key.value, in: keys.sorted()).map { "did you mean '\($0)'?" }
-                    ?? "allowed keys: \(keys.sorted().joined(separator: ", "))"
+                let allowed = "the keys of \(what) are \(keys.sorted().joined(separator: ", "))"
+                let hint = Suggestion.closest(to: key.value, in: keys.sorted()).map { "did you mean '\($0)'? (\(allowed))" } ?? allowed
                 error(at: key.start, "unknown key '\(key.value)' in \(what)", fix: hint)
             }
         }
