@@ -12,7 +12,7 @@ struct ComponentCtl: ParsableCommand {
             + "4 build or test failed.",
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
-            VersionsCommand.self, ReleaseCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
+            VersionsCommand.self, ReleaseCommand.self, APIDiffCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
             AffectedCommand.self, StatusCommand.self, BuildCommand.self, TestCommand.self, RunCommand.self, NewCommand.self, RemoveCommand.self,
             PluginCommand.self, SignCommand.self,
             DevCommand.self,

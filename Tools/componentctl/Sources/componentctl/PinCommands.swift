@@ -17,15 +17,45 @@ struct VersionsCommand: ParsableCommand {
 
 struct ReleaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "release", abstract: "Commit VERSION into components.yaml on top of HEAD and tag that commit COMPONENT@VERSION (annotated).")
+        commandName: "release", abstract: "Commit VERSION into components.yaml on top of HEAD and tag that commit COMPONENT@VERSION (annotated).",
+        discussion: """
+            A minor or patch release of a component others depend on is refused when its public API broke since the last release of
+            that major version (the changes and the smallest version that allows them are listed); --force releases it anyway.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The component.") var component: String
     @Argument(help: "The new version, greater than the last release.") var version: String
     @Option(name: .shortAndLong, help: "The tag's message.") var message: String?
+    @Flag(help: "Release even though the public API broke within a major version.") var force = false
 
     func run() throws {
-        try finish(try global.changing { try ReleaseService.release($0, name: component, version: version, message: message, faultPoint: faultPoint) })
+        try finish(
+            try global.changing { try ReleaseService.release($0, name: component, version: version, message: message, force: force, faultPoint: faultPoint) })
+    }
+}
+
+struct APIDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api-diff",
+        abstract: "Compare the public API of two versions of a component: breaking changes, additions, the smallest version that allows them.",
+        discussion: "Both versions are built (releases from their tags' trees, never touching the working tree) and compared with the toolchain's "
+            + "swift-api-digester. Exit 1 when something breaks.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The component.") var component: String
+    @Option(help: "The release to compare from (default: its newest).") var from: String?
+    @Option(help: "The release to compare to (default: the working tree).") var to: String?
+    @Flag(help: "Compare to the working tree (the default).") var workingTree = false
+    @Option(help: "text or json.") var format: ListCommand.ListFormat = .text
+
+    func validate() throws {
+        if workingTree, to != nil { throw ValidationError("Give --to VERSION or --working-tree, not both.") }
+    }
+
+    func run() throws {
+        let context = try VersionedWorkspace(try global.workspace())
+        try finish(try APIDiffService.report(try APIDiffService.diff(context, name: component, from: from, to: to), json: format == .json))
     }
 }
 

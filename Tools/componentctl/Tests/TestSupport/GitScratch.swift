@@ -18,6 +18,12 @@ extension Scratch {
         try git("commit", "-qm", "initial")
     }
 
+    /// Commits every change with `message`.
+    public func commitAll(_ message: String) throws {
+        try git("add", "-A")
+        try git("commit", "-qm", message)
+    }
+
     /// Runs the git CLI in the scratch folder (tests use it only to set up and to cross-check) and returns its output.
     @discardableResult
     public func git(_ arguments: String...) throws -> String {

@@ -129,7 +129,18 @@ public enum PinPlanner {
             if let violation = evaluator.violation(from: plan.component, to: target) {
                 problems.append("\(tag) depends on '\(target.name)', which the current rules forbid: \(violation.message) [\(violation.rule)]")
             }
-            if let then = oldVersions[target.name].flatMap(SemanticVersion.init), let now = target.version.flatMap(SemanticVersion.init),
+            if target.kind == .interface {
+                // An interface's version number is a promise; its API, built as the release saw it and as it is now, is the fact.
+                let diff = try APIDiffService.compare(
+                    context, component: target,
+                    from: .commit(plan.release.resolved.commit, label: "\(target.name) as \(tag) was built against it", version: nil),
+                    to: .workingTree)
+                if !diff.breaking.isEmpty {
+                    problems.append(
+                        "\(tag) was built against \(target.name) as it was then, whose API has changed since in ways the release cannot use: "
+                            + diff.breaking.joined(separator: "; "))
+                }
+            } else if let then = oldVersions[target.name].flatMap(SemanticVersion.init), let now = target.version.flatMap(SemanticVersion.init),
                 !(now >= then && (then.major > 0 ? now.major == then.major : now.minor == then.minor))
             {
                 problems.append("\(tag) was built against \(target.name) \(then); the workspace has \(now), which is not compatible")

@@ -123,7 +123,7 @@ public enum ReleaseService {
     ///
     /// The tagged tree therefore says the version it is tagged with, and the working tree stays clean.
     public static func release(
-        _ context: VersionedWorkspace, name: String, version text: String, message: String?, faultPoint: (String) -> Void = { _ in }
+        _ context: VersionedWorkspace, name: String, version text: String, message: String?, force: Bool = false, faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         let component = try context.component(name)
         let version = try VersionedWorkspace.version(text)
@@ -170,6 +170,7 @@ public enum ReleaseService {
         guard try context.repository.tree(of: head.commit, path: path) != nil else {
             throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", status: .environment)
         }
+        try checkAPI(context, component: component, version: version, releases: releases, force: force)
         let yaml = try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace)
         let summary = message ?? "Release \(name) \(version)"
         let commit = try context.repository.commit(replacing: manifestPath, with: yaml, message: summary, parent: head.commit)
@@ -187,5 +188,23 @@ public enum ReleaseService {
                     + "then share both: git push origin NAME \(tag)\n")
         }
         return CommandResult(output: released + " Share both: git push origin \(head.name.dropFirst("refs/heads/".count)) \(tag)\n")
+    }
+
+    /// Refuses a minor or patch release whose public API broke since the last release of its major version
+    /// (below 1.0.0, a patch release since the last of its minor version), for components other components
+    /// depend on (a leaf's API has no consumer to break).
+    private static func checkAPI(_ context: VersionedWorkspace, component: Component, version: SemanticVersion, releases: [Release], force: Bool) throws {
+        guard !force, let previous = releases.first(where: { $0.version < version && $0.version.prerelease.isEmpty }),
+            previous.version.major == version.major, version.major > 0 || previous.version.minor == version.minor
+        else { return }
+        let analysis = WorkspaceAnalysis.analyze(context.workspace, scanImports: false, readSources: false)
+        guard !DependencyGraph(analysis: analysis).dependents(of: [component.name]).isEmpty else { return }
+        let diff = try APIDiffService.compare(context, component: component, from: .release(previous), to: .workingTree)
+        guard !diff.breaking.isEmpty else { return }
+        throw ToolError(
+            "\(component.name) \(version) would break the public API of \(previous.version) within major version \(version.major):\n"
+                + diff.breaking.map { "  \($0)\n" }.joined()
+                + "Release \(diff.smallestVersion ?? "a new major version") instead (componentctl release \(component.name) \(diff.smallestVersion ?? "")), "
+                + "or pass --force to release \(version) anyway.", status: .findings)
     }
 }

@@ -295,7 +295,8 @@ public enum ManifestReader {
             var isDynamic = false
             if kind == "library", case .identifier("dynamic")? = resolved(value).argument("type") { isDynamic = true }
             return ProductDeclaration(
-                name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string), isDynamicLibrary: isDynamic)
+                name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string), isDynamicLibrary: isDynamic,
+                isExecutable: kind == "executable")
         }
 
         private func target(_ value: Value) -> TargetDeclaration? {

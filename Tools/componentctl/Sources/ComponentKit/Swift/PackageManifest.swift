@@ -52,6 +52,8 @@ public struct ProductDeclaration: Sendable, Hashable {
     public var targets: [String]
     /// Whether it is a `.library(..., type: .dynamic, ...)`: a shared library.
     public var isDynamicLibrary = false
+    /// Whether it is an `.executable(...)`.
+    public var isExecutable = false
 }
 
 /// A target declaration.
