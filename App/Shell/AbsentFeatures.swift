@@ -15,7 +15,7 @@ enum AbsentFeatures {
                 // A pattern with a parameter type of the absent component's own cannot be matched; its links stay unmatched.
                 try? routes.register(pattern, owner: feature.component) { request in
                     guard let web = feature.web else { return notInApp(request.url.original, feature: feature.component, app: app, home: home) }
-                    return ShellScreens.webPage(webAddress(request.url.original, base: web))
+                    return ShellScreens.webPage(webAddress(request.url, base: web))
                 }
             }
         }
@@ -37,10 +37,12 @@ enum AbsentFeatures {
         return screen
     }
 
-    /// `base` followed by the link's path and query: `shop://order/3` on `https://m.example.com/` is
-    /// `https://m.example.com/order/3`.
-    static func webAddress(_ url: String, base: String) -> String {
-        let path = url.range(of: "://").map { String(url[$0.upperBound...]) } ?? url
-        return (base.hasSuffix("/") ? base : base + "/") + path
+    /// `base` followed by the link's host, path and query: `shop://order/3` on `https://m.example.com/` is
+    /// `https://m.example.com/order/3`. Built from the parsed link, each segment encoded again, so a `..`
+    /// or an escaped slash can never climb out of `base`.
+    static func webAddress(_ url: RouteURL, base: String) -> String {
+        let segments = ([url.host] + url.segments).filter { !$0.isEmpty && $0 != "." && $0 != ".." }.map { PercentCoding.encode($0) }
+        let query = url.queryItems.isEmpty ? "" : "?" + url.queryItems.map { "\(PercentCoding.encode($0.name))=\(PercentCoding.encode($0.value))" }.joined(separator: "&")
+        return (base.hasSuffix("/") ? base : base + "/") + segments.joined(separator: "/") + query
     }
 }

@@ -59,7 +59,7 @@ struct ShellSettings: Sendable {
             verifier: LinkVerifier(keys: try AppSettings.linkKeys(environment: environment)), used: storage.collection("links.used-once"))
         let settings = AppSettings.moduleSettings(environment: environment, app: app)
         if let base = settings[AppSettings.webFallback], !base.isEmpty {
-            guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil, url.fragment == nil else {
                 throw AppSettingError("\(AppSettings.webFallback) is '\(base)'; it takes the web site's address, like https://m.shop.example/")
             }
             webBase = base
@@ -69,7 +69,7 @@ struct ShellSettings: Sendable {
     /// The web page of `url` when a web fallback is set and `url` is of the app's own scheme.
     func webFallback(for url: RouteURL) -> Screen? {
         guard let webBase, url.scheme == AppRunner.businessScheme else { return nil }
-        return ShellScreens.webPage(AbsentFeatures.webAddress(url.original, base: webBase))
+        return ShellScreens.webPage(AbsentFeatures.webAddress(url, base: webBase))
     }
 }
 

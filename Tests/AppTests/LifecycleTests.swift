@@ -160,8 +160,14 @@ import Testing
         app.environment["SHOP_WEB_FALLBACK"] = "https://m.shop.example/"
         let run = try app.run(["open", "shop://nothing/here?x=1"])
         #expect(run.output.contains("The web container shows https://m.shop.example/nothing/here?x=1"))
+        let climbing = try app.run(["open", "shop://nothing/../..%2F..%2Fadmin"])
+        let external = try app.run(["open", "--external", "shop://nothing/here"])
+        #expect(external.status == 1 && !external.output.contains("web container"), "a link from outside never reaches the fallback")
+        #expect(climbing.output.contains("The web container shows https://m.shop.example/nothing/..%2F..%2Fadmin"), "no segment climbs out of the site")
         #expect(!(try self.app.run(["open", "shop://nothing/here"]).output.contains("web container")), "off by default")
-        app.environment["SHOP_WEB_FALLBACK"] = "ftp://nope"
-        #expect(try app.run(["open", "shop://home"]).status == 2)
+        for bad in ["ftp://nope", "https://m.shop.example/?x=1", "https://m.shop.example/#top"] {
+            app.environment["SHOP_WEB_FALLBACK"] = bad
+            #expect(try app.run(["open", "shop://home"]).status == 2, "\(bad) is refused")
+        }
     }
 }

@@ -17,12 +17,20 @@ public final class Storage: Sendable {
             if !folder.isEmpty {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            queue = try DatabaseQueue(path: path)
+            queue = try DatabaseQueue(path: path, configuration: Self.configuration)
             try Self.migrator.migrate(queue)
         } catch {
             throw StorageError.cannotOpen(path: path, reason: "\(error)")
         }
         location = path
+    }
+
+    /// Several Apps may share one database file: a writer waits for another's transaction (up to 10 s)
+    /// instead of failing at once.
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return configuration
     }
 
     /// A private database in memory, gone when the last reference goes: for tests and demos.
@@ -43,8 +51,20 @@ public final class Storage: Sendable {
         }
     }
 
+    /// Takes the write lock when the transaction begins (IMMEDIATE), so two processes writing the same file
+    /// wait for each other instead of deadlocking on upgrading a read lock.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try queue.write(body) } catch let error as StorageError { throw error } catch {
+        do {
+            return try queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw StorageError.database(location: location, reason: "the transaction ended without a result") }
+                return result
+            }
+        } catch let error as StorageError { throw error } catch {
             throw StorageError.database(location: location, reason: "\(error)")
         }
     }

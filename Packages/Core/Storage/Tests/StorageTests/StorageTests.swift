@@ -69,4 +69,20 @@ private struct Line: Codable, Sendable, Equatable {
         }
         #expect(try counter.get("k") == 50)
     }
+
+    /// Two connections to one file stand for two App processes: each read-then-write must wait for the
+    /// other instead of failing with "database is locked".
+    @Test func twoConnectionsToOneFileNeverLoseAWrite() async throws {
+        let path = temporaryPath()
+        let first = try Storage(path: path).collection("n", of: Int.self)
+        let second = try Storage(path: path).collection("n", of: Int.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let counter = index.isMultiple(of: 2) ? first : second
+                group.addTask { _ = try counter.update("k") { ($0 ?? 0) + 1 } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try first.get("k") == 40)
+    }
 }

@@ -21,6 +21,9 @@ extension Router {
                 guard origin == .inApp else { throw refused(RouterError.notPublic(url: url, origin: origin.rawValue)) }
                 return try await web(request)
             }
+            // A link from outside reaches public routes only: nothing unmatched answers it (a fallback
+            // could open a web page or install software on its say-so).
+            guard origin == .inApp else { throw refused(RouterError.noRoute(url, origin: origin.rawValue)) }
             observe(.noRoute(url: url, origin: origin))
             guard let fallback else { throw RouterError.noRoute(url) }
             return try await fallback(request)

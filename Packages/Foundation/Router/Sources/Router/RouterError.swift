@@ -91,6 +91,11 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         RouterError(.noRoute, "No route matches '\(url)', and no fallback is set. Register a route for it or set a fallback.")
     }
 
+    /// No route matches `url`, a link from outside; such links never reach the fallback.
+    public static func noRoute(_ url: String, origin: String) -> RouterError {
+        RouterError(.noRoute, "No route matches '\(url)'; a \(origin) link opens registered public routes only, never the fallback.")
+    }
+
     /// A typed route's URL could not be built because a captured value is missing.
     public static func missingParameter(_ name: String, pattern: String) -> RouterError {
         RouterError(.missingParameter, "Cannot build a URL for '\(pattern)': parameter '\(name)' is missing or empty.")
