@@ -23,15 +23,29 @@ public struct AppLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let pairs = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        write(([Self.prefix(event.level) + "\(event.message)"] + pairs).joined(separator: " ") + "\n")
+        let pairs = all.sorted { $0.key < $1.key }.map { "\(Self.oneLine($0.key))=\(Self.oneLine("\($0.value)"))" }
+        write(([Self.prefix(event.level) + Self.oneLine("\(event.message)")] + pairs).joined(separator: " ") + "\n")
+    }
+
+    /// `text` on one line: a message or value carrying a line break (a server's error page, a crafted link)
+    /// cannot forge lines of its own in the log.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\n": "\\n"
+            case "\r": "\\r"
+            default: Character(scalar).isNewline ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            }
+        }.joined()
     }
 
     private static func prefix(_ level: Logger.Level) -> String {
         switch level {
         case .trace: "trace: "
         case .debug: "debug: "
-        case .info, .notice: "info: "
+        case .info: "info: "
+        case .notice: "notice: "
         case .warning: "warning: "
         case .error, .critical: "error: "
         }

@@ -25,7 +25,6 @@ final class RemoteConfiguration: Sendable {
         var url: String
         var document: Data
         var signature: Data
-        var sequence: Int?
         var validators: HTTPValidators
     }
 
@@ -54,8 +53,8 @@ final class RemoteConfiguration: Sendable {
     func current(_ name: String) -> (json: Data, source: String)? {
         guard let document = documents.first(where: { $0.name == name }), let copy = read(document) else { return nil }
         do {
-            try keys.verify(copy.document, signature: copy.signature, what: "the kept copy of \(name)")
-            return (copy.document, "\(copy.url) (sequence \(copy.sequence.map(String.init) ?? "none"))")
+            let sequence = try verified(copy, of: document)
+            return (copy.document, "\(copy.url) (sequence \(sequence.map(String.init) ?? "none"))")
         } catch {
             logger.warning("the kept copy of a remote configuration file is not usable", metadata: ["file": "\(name)", "error": "\(error)"])
             return nil
@@ -65,26 +64,41 @@ final class RemoteConfiguration: Sendable {
     /// Which of the documents are configured, by name.
     var names: [String] { documents.map(\.name) }
 
+    /// The kept copy's sequence, read from the document itself once its signature holds: the copy's own
+    /// fields are only a cache, and a file edited by hand must not lower the bar for the next copy.
+    private func verified(_ copy: Copy, of document: Document) throws -> Int? {
+        try keys.verify(copy.document, signature: copy.signature, what: "the kept copy of \(document.name)")
+        return try document.check(copy.document)
+    }
+
     private func refresh(_ document: Document) async {
-        let kept = read(document)
-        var client = FeedClient(feed: document.url.deletingLastPathComponent(), timeout: timeout)
-        client.attempts = 1
+        // A kept copy that no longer verifies is as good as none: its validators must not turn a fresh
+        // answer into a 304.
+        let kept = read(document).flatMap { copy in (try? verified(copy, of: document)).map { (copy, $0) } }
+        let deadline = Date().addingTimeInterval(timeout)
+        func client() -> FeedClient {
+            var client = FeedClient(feed: document.url.deletingLastPathComponent(), timeout: timeout)
+            client.attempts = 1
+            client.totalTimeout = max(0.05, deadline.timeIntervalSinceNow)
+            return client
+        }
         let name = document.url.lastPathComponent
+        let described = "the \(document.name) at \(document.url.absoluteString)"
         do {
-            let validators = kept?.url == document.url.absoluteString ? kept?.validators : nil
-            guard case .fresh(let data, let fresh) = try await client.data(name, limit: 1 << 20, ifChangedSince: validators) else { return }
-            let signature = try await client.data(name + ".sig", limit: 64 << 10)
+            let validators = kept?.0.url == document.url.absoluteString ? kept?.0.validators : nil
+            guard case .fresh(let data, let fresh) = try await client().data(name, limit: 1 << 20, ifChangedSince: validators) else { return }
+            let signature = try await client().data(name + ".sig", limit: 64 << 10)
+            // The signature first: nothing of an unsigned document is read.
+            try keys.verify(data, signature: signature, what: described)
             let sequence: Int?
             do {
                 sequence = try document.check(data)
             } catch {
                 throw FeedError("\(document.url.absoluteString) is no usable \(document.name): \(error)")
             }
-            try SignedDocument.verify(
-                data, signature: signature, keys: keys, sequence: sequence, seen: kept?.sequence, what: "the \(document.name) at \(document.url.absoluteString)"
-            )
-            if kept?.document == data { return }
-            try write(Copy(url: document.url.absoluteString, document: data, signature: signature, sequence: sequence, validators: fresh), of: document)
+            try SignedDocument.checkSequence(sequence, seen: kept?.1, what: described)
+            if kept?.0.document == data, kept?.0.validators == fresh { return }
+            try write(Copy(url: document.url.absoluteString, document: data, signature: signature, validators: fresh), of: document)
             logger.info("remote configuration file taken", metadata: ["file": "\(document.name)", "sequence": "\(sequence.map(String.init) ?? "none")"])
         } catch {
             logger.warning(
@@ -173,10 +187,16 @@ extension RemoteConfiguration {
     }
 
     /// A home layout's outline, as far as the shell can read it (Home reads the rest, skipping broken
-    /// sections): an object with a title and a list of sections; its sequence.
+    /// sections): an object with a title, a list of sections and an optional whole-number sequence.
     private static func checkLayout(_ data: Data) throws -> Int? {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["title"] is String, object["sections"] is [Any]
-        else { throw FeedError("a home layout is a JSON object with a \"title\" and a list of \"sections\"") }
-        return object["sequence"] as? Int
+        struct Outline: Decodable {
+            struct AnySection: Decodable { init(from decoder: any Decoder) {} }
+            var title: String
+            var sections: [AnySection]
+            var sequence: Int?
+        }
+        let outline: Outline = try FeedJSON.decode(
+            data, what: "the home layout (an object with a \"title\", a list of \"sections\" and an optional whole-number \"sequence\")")
+        return outline.sequence
     }
 }

@@ -52,14 +52,22 @@ struct RemoteConfigurationTests {
         #expect(server.answers.contains { $0.status == 304 && $0.path == "/home-layout.json" }, "an unchanged file is not sent again: \(server.answers)")
 
         // Servers that fail: down to the bone, the copy the App has stays.
-        for mode in ["stall-all", "500", "truncate-all", "html"] {
+        for mode in ["stall-all", "trickle-all", "500", "truncate-all", "html"] {
             server.stop()
             server = try FeedServer(served, mode: mode)
             let during = try shown(try app(server, data: data))
             #expect(during.home == "== Remote two ==", "\(mode)")
             #expect(during.product.contains("https://m.shop.example/2/p/3"), "\(mode)")
             #expect(during.log.contains("remote configuration file not taken; the last good copy stays"), "\(mode): \(during.log)")
+            if mode.hasPrefix("trickle") || mode.hasPrefix("stall") {
+                #expect(during.log.contains("timed out"), "the whole fetch has the configured timeout: \(during.log)")
+            }
         }
+        // The kept copy's own fields are no authority: lowering its recorded sequence lets no older copy in.
+        let kept = data.appendingPathComponent("remote-config/home-layout.json")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: kept)) as? [String: Any])
+        record["sequence"] = 0
+        try JSONSerialization.data(withJSONObject: record).write(to: kept)
         server.stop()
         server = try FeedServer(served)
         // Copies that must not be taken: older, unsigned, signed by another key, tampered with after signing.
@@ -88,10 +96,18 @@ struct RemoteConfigurationTests {
             #expect(after.home == "== Remote two ==", "\(name)")
             #expect(after.log.contains(reason), "\(name): \(after.log)")
         }
+        // An unsigned file is never read: the signature is what fails, whatever the content.
+        let layout = served.appendingPathComponent("home-layout.json")
+        try Data("[1, 2]".utf8).write(to: layout)
+        #expect(try shown(try app(server, data: data)).log.contains("does not match its contents"))
         // A signed file the App cannot use is refused too.
-        try Data("[1, 2]".utf8).write(to: served.appendingPathComponent("home-layout.json"))
-        _ = try AppProcess.componentctl(["sign", served.appendingPathComponent("home-layout.json").path, "--key", try TestSigningKey.shared.get().file.path])
-        #expect(try shown(try app(server, data: data)).log.contains("is no usable home-layout"))
+        for text in ["[1, 2]", #"{"title": "Remote five", "sequence": "5", "sections": []}"#, #"{"title": "Remote five", "sequence": 5.5, "sections": []}"#] {
+            try Data(text.utf8).write(to: layout)
+            _ = try AppProcess.componentctl(["sign", layout.path, "--key", try TestSigningKey.shared.get().file.path])
+            let refused = try shown(try app(server, data: data))
+            #expect(refused.home == "== Remote two ==", "\(text)")
+            #expect(refused.log.contains("is no usable home-layout"), "\(text): \(refused.log)")
+        }
         // And a newer signed copy is taken.
         try publish(title: "Remote four", sequence: 4)
         let newer = try shown(try app(server, data: data))

@@ -11,7 +11,7 @@ truncate-once, but Range is ignored: the retry gets the whole file again), redir
 answered with a 302 to the same path with a query), trickle (archives: a byte every half second),
 html (every file is an HTML error page with status 200, as a misconfigured server or a portal sends),
 stall-all (every request: headers, then silence), 500 (every request), truncate-all (every file ends
-halfway).
+halfway), trickle-all (every file: a byte every 0.3 seconds, never idle long enough to time out).
 """
 import hashlib
 import http.server
@@ -94,11 +94,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
-        if archive and mode == "trickle":
+        if (archive and mode == "trickle") or mode == "trickle-all":
             for byte in body:
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
-                time.sleep(0.5)
+                time.sleep(0.5 if mode == "trickle" else 0.3)
             return
         if archive and mode == "stall":
             self.wfile.write(body[:100])

@@ -16,6 +16,9 @@ public struct FeedClient: Sendable {
     public var attempts = 3
     /// The slowest transfer accepted, in bytes a second averaged over `timeout` (0: any).
     public var minimumRate = 0
+    /// Seconds a whole transfer may take, however steadily the bytes come (nil: 20 times `timeout`, at
+    /// least 10 minutes).
+    public var totalTimeout: TimeInterval?
     /// Hears bytes received and the expected total of each transfer.
     public var progress: @Sendable (_ received: Int, _ total: Int) -> Void = { _, _ in }
 
@@ -90,7 +93,7 @@ public struct FeedClient: Sendable {
         for attempt in 0..<attempts {
             if attempt > 0 { try await Task.sleep(for: .milliseconds(250 << attempt)) }
             if let expected, sink.written == expected { return }
-            if let failure = await sink.transfer(url, timeout: timeout, minimumRate: minimumRate) {
+            if let failure = await sink.transfer(url, timeout: timeout, totalTimeout: totalTimeout, minimumRate: minimumRate) {
                 lastError = FeedError("downloading \(url.absoluteString) failed: \(failure.reason)")
                 if !failure.retry { break }
                 continue

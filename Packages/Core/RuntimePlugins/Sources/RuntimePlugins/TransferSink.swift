@@ -56,7 +56,7 @@ final class TransferSink: Sendable {
 
     /// Fetches `url` from the bytes held on (libcurl blocks, so on a thread of its own); nil when the
     /// transfer ended without error, else why it failed.
-    func transfer(_ url: URL, timeout: TimeInterval, minimumRate: Int) async -> TransferError? {
+    func transfer(_ url: URL, timeout: TimeInterval, totalTimeout: TimeInterval?, minimumRate: Int) async -> TransferError? {
         let offset = state.withLock { state in
             state.failure = nil
             state.restartChecked = false
@@ -64,7 +64,7 @@ final class TransferSink: Sendable {
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<FeedTransferResult, Never>) in
             Thread.detachNewThread {
-                continuation.resume(returning: self.perform(url, from: offset, timeout: timeout, minimumRate: minimumRate))
+                continuation.resume(returning: self.perform(url, from: offset, timeout: timeout, totalTimeout: totalTimeout, minimumRate: minimumRate))
             }
         }
         if let failure = state.withLock({ $0.failure }) { return failure }
@@ -82,7 +82,7 @@ final class TransferSink: Sendable {
             let status = result.status
             return TransferError(reason: "the server answered \(status)", retry: (500..<600).contains(status) || status == 408 || status == 429)
         case .timedOut:
-            return TransferError(reason: "the server stopped sending (timed out)", retry: true)
+            return TransferError(reason: "the server stopped sending or took too long (timed out)", retry: true)
         case .tooSlow:
             return TransferError(reason: "the server sends too slowly (\(reason); the App needs \(minimumRate) bytes a second)", retry: true)
         case .tooLarge:
@@ -100,8 +100,9 @@ final class TransferSink: Sendable {
         withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    private func perform(_ url: URL, from offset: Int, timeout: TimeInterval, minimumRate: Int) -> FeedTransferResult {
+    private func perform(_ url: URL, from offset: Int, timeout: TimeInterval, totalTimeout: TimeInterval?, minimumRate: Int) -> FeedTransferResult {
         let milliseconds = Int(min(max(timeout, 0.001), 86_400) * 1000)
+        let total = totalTimeout.map { Int(min(max($0, 0.001), 86_400) * 1000) } ?? max(milliseconds * 20, 600_000)
         var result = FeedTransferResult()
         let etag = conditional?.etag.flatMap { strdup($0) }, since = conditional?.lastModified.flatMap { strdup($0) }
         defer {
@@ -110,7 +111,7 @@ final class TransferSink: Sendable {
         }
         url.absoluteString.withCString { text in
             var request = FeedTransferRequest(
-                url: text, offset: Int64(offset), idle_timeout_ms: milliseconds, total_timeout_ms: max(milliseconds * 20, 600_000),
+                url: text, offset: Int64(offset), idle_timeout_ms: milliseconds, total_timeout_ms: total,
                 minimum_rate: Int64(minimumRate), max_size: Int64(limit),
                 receive: { context, status, bytes, count in
                     guard let context, let bytes else { return 0 }
