@@ -94,6 +94,7 @@ let package = Package(
             name: "AppTests",
             dependencies: appTargetDependencies + [
                 "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/AppTests",
             exclude: ["Fixtures"]

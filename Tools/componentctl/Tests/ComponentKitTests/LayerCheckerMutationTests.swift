@@ -33,6 +33,36 @@ import TestSupport
         #expect(try findings(scratch).map(\.rule) == ["degrade-table"])
     }
 
+    @Test func aDegradeRulePatternTheRouterWouldRefuseIsReportedAtItsPlace() throws {
+        let scratch = try Scratch.fixture()
+        let bad = ["lib://book/<id>", "lib://book/:id?x=1", "book/:id", "lib://book/:id/:id", "lib://*rest/x", "lib://book/*rest/x"]
+        let rules = bad.map { #"{"pattern": "\#($0)", "target": "https://books.example/"}"# }.joined(separator: ",\n  ")
+        try scratch.write("App/Shell/Resources/degrade.json", "{\"rules\": [\n  \(rules)\n]}\n")
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == Array(repeating: "degrade-table", count: bad.count), "\(found.map(\.message))")
+        #expect(found.map(\.line) == Array(2...bad.count + 1))
+        #expect(found.first?.message.contains("'lib://book/<id>' is not a route pattern: '<id>' is no typed parameter") == true)
+    }
+
+    @Test func anAppsDegradeTableIsCheckedAgainstTheComponentsThatAppLinks() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("Packages/Business/Reader/Sources/Reader/SettingsRoute.swift", "import Routing\nenum Settings { static let pattern: RoutePattern = \"lib://reader/settings\" }\n")
+        try scratch.write("App/Config/degrade.json", #"{"rules": [{"pattern": "lib://reader/settings", "target": "https://books.example/"}]}"#)
+        try scratch.declareApps(
+            """
+              shelf-only:
+                components: [shelf]
+                degrade: App/Config/degrade.json
+
+            """)
+        let found = try findings(scratch)
+        #expect(found.map(\.rule) == ["degrade-rule-unmatched"], "shelf-only leaves the reader out: \(found.map(\.message))")
+        #expect(found.first?.path == "App/Config/degrade.json")
+        try scratch.write("App/Shell/Resources/degrade.json", #"{"rules": [{"pattern": "lib://reader/settings", "target": "https://books.example/"}]}"#)
+        let paths = try findings(scratch).map(\.path)
+        #expect(paths == ["App/Config/degrade.json"], "the bundled table serves any app, so any component's route is fine: \(paths)")
+    }
+
     @Test func businessImplementationOnAnotherImplementation() throws {
         let scratch = try Scratch.fixture()
         try scratch.addDependency(component: "Packages/Business/Shelf", target: "Shelf", on: "../Reader", module: "Reader", source: "Shortcut.swift")

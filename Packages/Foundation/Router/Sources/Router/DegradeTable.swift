@@ -8,8 +8,8 @@ public struct DegradeTable: Sendable, Equatable, Codable {
         /// The route's pattern, such as `shop://order/<int:id>`: it matches the registered route of the same
         /// shape, whatever its parameters are called (`shop://order/<int:orderID>` is the same route).
         public var pattern: String
-        /// Where to go instead: an `https://` page or another app URL; `{name}` takes the route's parameter
-        /// of that name as registered.
+        /// Where to go instead: an `https://` page or another app URL; `{name}` takes the value of the
+        /// parameter `name` of this rule's pattern (or of the registered route's, which sits at the same place).
         public var target: String
         /// Why, for logs.
         public var reason: String?
@@ -55,14 +55,21 @@ public struct DegradeTable: Sendable, Equatable, Codable {
 
     /// The rule of `request`'s route and where it goes instead, or nil when its route is not degraded.
     func rule(for request: RouteRequest) -> (Rule, String)? {
-        guard !rules.isEmpty, let shape = request.pattern?.shape,
-            let rule = rules.first(where: { (try? RoutePattern(parsing: $0.pattern))?.shape == shape })
-        else { return nil }
-        var target = rule.target
-        for (name, value) in request.pathParameters {
-            target = target.replacingOccurrences(of: "{\(name)}", with: PercentCoding.encode(value))
+        guard !rules.isEmpty, let registered = request.pattern, case let shape = registered.shape else { return nil }
+        for rule in rules {
+            guard let pattern = try? RoutePattern(parsing: rule.pattern), pattern.shape == shape else { continue }
+            // Same shape, same places: the rule's n-th capture is the registered route's n-th.
+            var values: [String: String] = [:]
+            for (ruleName, registeredName) in zip(pattern.captureNames, registered.captureNames) {
+                guard let value = request.pathParameters[registeredName] else { continue }
+                values[registeredName] = value
+                values[ruleName] = value
+            }
+            var target = rule.target
+            for (name, value) in values { target = target.replacingOccurrences(of: "{\(name)}", with: PercentCoding.encode(value)) }
+            return (rule, target)
         }
-        return (rule, target)
+        return nil
     }
 }
 
@@ -79,7 +86,7 @@ public struct DegradeTableError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "Degrade table '\(source)' is not usable: \(reason)." }
+    public var description: String { "Degrade table '\(source)' is not usable: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)." }
 }
 
 /// Checks links that come from outside the app (deep links, push, web pages).

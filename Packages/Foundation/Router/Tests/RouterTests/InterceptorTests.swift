@@ -147,6 +147,10 @@ private struct RejectEverything: ExternalLinkVerifier {
         #expect(table.sequence == 3, "unknown fields are ignored, known ones read")
         router.setDegradeTable(table)
         #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{id} is the registered route's name")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://product/<int:productID>", target: "https://m.shop.example/p/{productID}")]))
+        #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{productID} is the rule's own name")
+        let error = try #require(throws: DegradeTableError.self) { try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f") }
+        #expect(!error.description.contains(".."), "\(error)")
         let stray = DegradeTable(rules: [.init(pattern: "shop://product/<int:id>", target: "x"), .init(pattern: "shop://nowhere/<id>", target: "y")])
         #expect(stray.unmatchedRules(among: router.routes).map(\.pattern) == ["shop://nowhere/<id>"])
     }

@@ -22,6 +22,42 @@ public enum RouteShape {
         return ([pattern[..<separator.lowerBound].lowercased() + ":/", host] + path).joined(separator: "/")
     }
 
+    /// What makes `pattern` no route pattern the App's router accepts, or nil: the router's rules as far
+    /// as a pattern's text shows them (a scheme and a literal host, no query or fragment, `:name`,
+    /// `<type:name>` and a last `*rest`, each name once).
+    public static func problem(of pattern: String) -> String? {
+        guard let separator = pattern.range(of: "://"), case let scheme = pattern[..<separator.lowerBound],
+            let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return "it has no scheme; write it like 'shop://product/:id'" }
+        let rest = pattern[separator.upperBound...]
+        if rest.contains("?") || rest.contains("#") { return "a pattern has no query or fragment" }
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard let host = parts.first, !host.isEmpty else { return "it has no host; the host is the route's first level" }
+        if let mark = host.first, ":<*".contains(mark) { return "the host '\(host)' must be literal" }
+        var names = Set<String>()
+        let segments = parts.dropFirst().filter { !$0.isEmpty }
+        for (index, segment) in segments.enumerated() {
+            let name: Substring
+            if segment.hasPrefix(":") {
+                name = segment.dropFirst()
+            } else if segment.hasPrefix("*") {
+                guard index == segments.count - 1 else { return "a wildcard '\(segment)' must be the last segment" }
+                name = segment.dropFirst()
+            } else if segment.hasPrefix("<") {
+                guard segment.hasSuffix(">"), let colon = segment.firstIndex(of: ":"),
+                    case let type = segment[segment.index(after: segment.startIndex)..<colon], !type.isEmpty
+                else { return "'\(segment)' is no typed parameter; write it like '<int:id>'" }
+                name = segment[segment.index(after: colon)..<segment.index(before: segment.endIndex)]
+            } else {
+                continue
+            }
+            guard !name.isEmpty || segment.hasPrefix("*") else { return "the parameter '\(segment)' has no name" }
+            if !name.isEmpty, !names.insert(String(name)).inserted { return "the parameter name '\(name)' is used twice" }
+        }
+        return nil
+    }
+
     /// `text` with its `%XX` escapes decoded (UTF-8), or as written when an escape is malformed.
     static func decoded(_ text: Substring) -> String {
         guard text.contains("%") else { return String(text) }
