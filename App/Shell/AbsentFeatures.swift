@@ -42,7 +42,9 @@ enum AbsentFeatures {
     /// or an escaped slash can never climb out of `base`.
     static func webAddress(_ url: RouteURL, base: String) -> String {
         let segments = ([url.host] + url.segments).filter { !$0.isEmpty && $0 != "." && $0 != ".." }.map { PercentCoding.encode($0) }
-        let query = url.queryItems.isEmpty ? "" : "?" + url.queryItems.map { "\(PercentCoding.encode($0.name))=\(PercentCoding.encode($0.value))" }.joined(separator: "&")
+        let query =
+            url.queryItems.isEmpty
+            ? "" : "?" + url.queryItems.map { "\(PercentCoding.encode($0.name))=\(PercentCoding.encode($0.value))" }.joined(separator: "&")
         return (base.hasSuffix("/") ? base : base + "/") + segments.joined(separator: "/") + query
     }
 }

@@ -91,7 +91,7 @@ struct AppObserver: Sendable {
 
     func modules(_ report: ModuleReport) {
         switch report {
-        case .disabled(let module, let reason):
+        case .disabled(let module, let reason, _):
             logger.error("module disabled", metadata: ["module": "\(module)", "reason": "\(reason)"])
         case .eventFailed(let module, let event, let error):
             logger.warning("lifecycle event failed", metadata: ["module": "\(module)", "event": "\(event)", "error": "\(error)"])

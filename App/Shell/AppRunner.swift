@@ -58,6 +58,16 @@ public struct AppRunner: Sendable {
     public func run(_ arguments: [String]) async -> Int32 {
         let profiling = arguments.contains("--profile-startup") || !["", "0", nil].contains(environment["SHOP_PROFILE"])
         let arguments = arguments.filter { $0 != "--profile-startup" }
+        // Help and signing need no log: a wrong SHOP_LOG must not hide the text that explains it.
+        switch arguments.first {
+        case "help", "--help", "-h":
+            output(Self.help)
+            return 0
+        case "sign":
+            return sign(Array(arguments.dropFirst()))
+        default:
+            break
+        }
         let logger: Logger
         do {
             let level = try AppLogHandler.level(environment: environment)
@@ -103,11 +113,9 @@ public struct AppRunner: Sendable {
         case "status":
             guard arguments.count == 1 else { return usage("'status' takes no arguments") }
             return await session.withApp(.plain) { app in
-                output(Self.status(app))
+                output(await Self.status(app))
                 return 0
             }
-        case "sign":
-            return sign(Array(arguments.dropFirst()))
         case "routes":
             let options = try? CommandOptions(Array(arguments.dropFirst()), valued: ["--format"])
             let format = options?.values["--format"] ?? "text"
@@ -117,7 +125,7 @@ public struct AppRunner: Sendable {
             let json = format == "json"
             return await session.withApp(.plain) { app in
                 do {
-                    output(json ? try Self.routeJSON(app.router.routes) : Self.routeTable(app.router.routes))
+                    output(json ? try Self.routeJSON(app.router.routes, in: app) : Self.routeTable(app.router.routes, in: app))
                     return 0
                 } catch {
                     errorOutput("error: \(error)\n")
@@ -126,36 +134,41 @@ public struct AppRunner: Sendable {
             }
         case "plugins":
             return await PluginsCommand(runner: self, logger: logger).run(Array(arguments.dropFirst()))
-        case "help", "--help", "-h":
-            output(Self.help)
-            return 0
         case let command?:
             return usage("Unknown command '\(command)'")
         }
     }
 
-    /// The route table: one route per line, the pattern, then the owning component.
-    static func routeTable(_ routes: [RouteDescription]) -> String {
+    /// The route table: one route per line, the pattern, then the owning component (and whether it is disabled).
+    static func routeTable(_ routes: [RouteDescription], in app: Bootstrap) -> String {
         let width = routes.map(\.pattern.count).max() ?? 0
-        return routes.map { $0.pattern.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.owner }.joined(separator: "\n") + "\n"
+        return routes.map { route in
+            route.pattern.padding(toLength: width + 2, withPad: " ", startingAt: 0) + route.owner
+                + (app.isDisabled(route.owner) ? " (disabled: answers \"temporarily unavailable\")" : "")
+        }.joined(separator: "\n") + "\n"
     }
 
-    /// The route table as JSON: pattern, owner, whether public, labels.
-    static func routeJSON(_ routes: [RouteDescription]) throws -> String {
+    /// The route table as JSON: pattern, owner, whether public, labels, whether its owner is disabled.
+    static func routeJSON(_ routes: [RouteDescription], in app: Bootstrap) throws -> String {
         struct Row: Encodable {
             var pattern: String
             var owner: String
             var `public`: Bool
             var labels: [String]
+            var disabled: Bool
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let rows = routes.map { Row(pattern: $0.pattern, owner: $0.owner, public: $0.isPublic, labels: $0.labels) }
+        let rows = routes.map {
+            Row(pattern: $0.pattern, owner: $0.owner, public: $0.isPublic, labels: $0.labels, disabled: app.isDisabled($0.owner))
+        }
         return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
     }
 
-    /// Every module, running or disabled and why, with the events it handles; then the runtime plugins.
-    static func status(_ app: Bootstrap) -> String {
+    /// Every module, running or disabled and why, with the events it handles, once the launch work
+    /// still running has ended (it may yet disable a module).
+    static func status(_ app: Bootstrap) async -> String {
+        await app.modules.finishDeferredLaunches()
         let statuses = app.modules.statuses
         let events = Dictionary(app.modules.modules.map { ($0.name, $0.events.sorted().map(\.name)) }, uniquingKeysWith: { a, _ in a })
         let width = (statuses.map(\.name.count).max() ?? 0) + 2
@@ -261,8 +274,9 @@ public struct AppRunner: Sendable {
         else {
             return usage("'sign' takes a URL and optionally --lifetime SECONDS, --once and --key FILE")
         }
-        guard let lifetime = options.values["--lifetime"].map(TimeInterval.init) ?? 3600, lifetime > 0 else {
-            return usage("--lifetime takes a positive number of seconds")
+        // A link lives a year at most: an expiry must stay a date the verifier can read back.
+        guard let lifetime = options.values["--lifetime"].map(TimeInterval.init) ?? 3600, lifetime > 0, lifetime <= 366 * 86_400 else {
+            return usage("--lifetime takes a number of seconds above 0 and at most a year (31622400)")
         }
         do {
             _ = try RouteURL(url)
@@ -309,7 +323,7 @@ struct Session: Sendable {
             runner.errorOutput("error: the app cannot start: \(error)\n")
             return 2
         }
-        run.started()
+        run.started(app)
         let status = await body(app)
         interrupts.stop()
         await app.finish()
@@ -317,9 +331,15 @@ struct Session: Sendable {
         return status
     }
 
-    /// Opens `url` as a link from outside the app's screens: the modules that declare `open-url` see it
-    /// first and may rewrite or claim it; then the router opens what is left.
+    /// Opens `url` as a link from outside the app's screens: a link from outside the app (`origin`) must
+    /// first carry a valid signature; then the modules that declare `open-url` see it and may rewrite or
+    /// claim it; then the router opens what is left (from outside: public routes only).
     func openIncoming(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+        do {
+            try app.router.checkSignature(ofExternalLink: url, origin: origin)
+        } catch {
+            return failed(error, url: url)
+        }
         let incoming = IncomingURL(url)
         await app.modules.send(.openURL(incoming))
         if let module = incoming.claimedBy {
@@ -327,23 +347,30 @@ struct Session: Sendable {
             app.profile.firstScreenShown()
             return 0
         }
-        return await open(incoming.url, in: app, origin: origin)
+        return await open(incoming.url, in: app, origin: origin, signatureChecked: true)
     }
 
     /// Opens `url` and prints its screen.
-    func open(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+    func open(_ url: String, in app: Bootstrap, origin: RouteOrigin, signatureChecked: Bool = false) async -> Int32 {
+        let screen: Screen
         do {
-            let screen = try await app.router.open(url, as: Screen.self, origin: origin)
-            runner.output(TextRenderer(showsURLs: true).render(screen) + "\n")
-            app.profile.firstScreenShown()
-            return 0
-        } catch let error as RouterError {
+            screen = try await app.screen(url, origin: origin, signatureChecked: signatureChecked)
+        } catch {
+            return failed(error, url: url)
+        }
+        runner.output(TextRenderer(showsURLs: true).render(screen) + "\n")
+        app.profile.firstScreenShown()
+        return 0
+    }
+
+    /// Reports why `url` did not open: 2 for a URL that cannot be parsed, else 1.
+    private func failed(_ error: any Error, url: String) -> Int32 {
+        if let error = error as? RouterError {
             runner.errorOutput("error: \(error)\n")
             return error.code == .invalidURL ? 2 : 1
-        } catch {
-            runner.errorOutput("error: opening '\(url)' failed: \(error)\n")
-            return 1
         }
+        runner.errorOutput("error: opening '\(url)' failed: \(error)\n")
+        return 1
     }
 
     /// Sends the app's own event `name`; 2 when no module announces it.

@@ -28,6 +28,8 @@ public struct Bootstrap: Sendable {
     let observer: AppObserver
     /// The configuration files served from URLs, when there are any.
     let remote: RemoteConfiguration?
+    /// Whether the App is in the foreground.
+    let presence = Presence()
 
     /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
     /// declaration), registers every module in dependency order, loads the runtime plugins and announces
@@ -83,8 +85,8 @@ public struct Bootstrap: Sendable {
             absent: Set(app.absent.map(\.component))
         ) { report in
             observer.modules(report)
-            if case .disabled(let module, let reason) = report {
-                Unavailable.register(module, reason: reason, patterns: app.routes[module] ?? [], on: router)
+            if case .disabled(let module, _, let withdrawn) = report {
+                Unavailable.register(module, withdrawn: withdrawn, declared: app.routes[module] ?? [], on: router)
             }
         }
         lateModules.manager = manager
@@ -108,11 +110,42 @@ public struct Bootstrap: Sendable {
     /// which fetched it a moment ago), a new degrade table applies at once, and the modules hear
     /// `foreground` (Home reads its layout).
     func comeToForeground(environment: [String: String], app: AppDefinition, refreshing: Bool = true) async {
+        presence.enterForeground()
         if let remote, refreshing {
             await remote.refresh()
             if let (table, _) = try? AppSettings.degradeTable(environment: environment, app: app, remote: remote) { router.setDegradeTable(table) }
         }
         await modules.send(.foreground)
+    }
+
+    /// The screen `url` opens. A module disabled while its screen was opening (its launch work failed
+    /// meanwhile) shows "temporarily unavailable", as its routes do from then on.
+    func screen(_ url: String, origin: RouteOrigin = .inApp, signatureChecked: Bool = false) async throws -> Screen {
+        do {
+            return try await router.open(url, as: Screen.self, origin: origin, signatureChecked: signatureChecked)
+        } catch  where !(error is RouterError) {
+            guard let owner = (try? router.lookup(url))?.owner, isDisabled(owner) else { throw error }
+            return ShellScreens.unavailable(url, module: owner)
+        }
+    }
+
+    /// Whether `owner` (of a route, a service) is a module of the app that is disabled.
+    func isDisabled(_ owner: String) -> Bool {
+        modules.statuses.contains { $0.name == owner && $0.state != .running }
+    }
+
+    /// The App goes to the background: the modules hear `background`, unless it is there already (or
+    /// never came to the foreground, as in a one-shot command).
+    func goToBackground() async {
+        guard presence.leaveForeground() else { return }
+        await modules.send(.background)
+    }
+
+    /// Ends a run that is interrupted (Ctrl-C, a stop request): the App goes to the background, then the
+    /// modules hear `terminate`, as on a phone that closes the app; launch work still running is not waited for.
+    func endOnInterrupt() async {
+        await goToBackground()
+        await modules.send(.terminate)
     }
 
     /// Ends the run cleanly: waits for launch work still running, modules hear `terminate`, and the runtime
@@ -124,10 +157,26 @@ public struct Bootstrap: Sendable {
     }
 }
 
-/// How a run ends when it is interrupted: the plugins it loaded are told, trusting the versions on trial only
-/// when the App had started (an interrupt while loading says nothing about a version, good or bad).
+/// Whether the App is in the foreground: so that `background` is sent once, however the App gets there.
+final class Presence: Sendable {
+    private let inForeground = Mutex(false)
+
+    /// The App is shown.
+    func enterForeground() { inForeground.withLock { $0 = true } }
+
+    /// The App leaves the foreground; false when it was not in it.
+    func leaveForeground() -> Bool {
+        inForeground.withLock { state in
+            defer { state = false }; return state
+        }
+    }
+}
+
+/// How a run ends when it is interrupted: the booted App ends as on a phone that closes it (within a few
+/// seconds), then the plugins it loaded are told, trusting the versions on trial only when the App had
+/// started (an interrupt while loading says nothing about a version, good or bad).
 final class RunEnd: Sendable {
-    private let state = Mutex<(plugins: RuntimePluginManager?, started: Bool)>((nil, false))
+    private let state = Mutex<(plugins: RuntimePluginManager?, app: Bootstrap?)>((nil, nil))
 
     /// The runtime plugins of this run, once there are any.
     var runtimePlugins: RuntimePluginManager? {
@@ -136,12 +185,22 @@ final class RunEnd: Sendable {
     }
 
     /// The App is up: its first screen is on its way.
-    func started() { state.withLock { $0.started = true } }
+    func started(_ app: Bootstrap) { state.withLock { $0.app = app } }
 
     /// The run is ending on an interrupt.
     func interrupted() {
-        let (plugins, started) = state.withLock { ($0.plugins, $0.started) }
-        plugins?.finishRun(trusting: started)
+        let (plugins, app) = state.withLock { ($0.plugins, $0.app) }
+        if let app {
+            // The signal's queue waits; the modules' work runs on the tasks' threads. A module that
+            // hangs does not keep the App from ending.
+            let ended = DispatchSemaphore(value: 0)
+            Task {
+                await app.endOnInterrupt()
+                ended.signal()
+            }
+            _ = ended.wait(timeout: .now() + 3)
+        }
+        plugins?.finishRun(trusting: app != nil)
     }
 }
 
@@ -188,12 +247,17 @@ enum ShellScreens {
 }
 
 /// The routes of a disabled module: they answer "temporarily unavailable" (or what the degrade table says,
-/// which applies to them as to any route), never "page not found".
+/// which applies to them as to any route), never "page not found". A route it had registered keeps its
+/// options (public or not, labels), so a deep link is refused or let in as before; a declared route it never
+/// got to register stays private.
 enum Unavailable {
-    static func register(_ module: String, reason: String, patterns: [String], on router: Router) {
-        for pattern in patterns {
+    static func register(_ module: String, withdrawn: [RouteDescription], declared: [String], on router: Router) {
+        let options = Dictionary(withdrawn.map { ($0.pattern, RouteOptions(isPublic: $0.isPublic, labels: Set($0.labels))) }, uniquingKeysWith: { a, _ in a })
+        for pattern in withdrawn.map(\.pattern) + declared.filter({ options[$0] == nil }) {
             // A pattern with a parameter type of the module's own cannot be parsed now; its links stay unmatched.
-            try? router.register(pattern, owner: module) { request in ShellScreens.unavailable(request.url.original, module: module) }
+            try? router.register(pattern, owner: module, options: options[pattern] ?? RouteOptions()) { request in
+                ShellScreens.unavailable(request.url.original, module: module)
+            }
         }
     }
 }

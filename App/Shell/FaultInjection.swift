@@ -6,7 +6,7 @@ enum FaultInjection {
     /// The modules with the one `environment` names wrapped to fail; throws on a setting it cannot use.
     static func apply(_ environment: [String: String], to modules: [any AppModule]) throws -> [any AppModule] {
         guard let setting = environment["SHOP_FAIL_MODULE"], !setting.isEmpty else { return modules }
-        let parts = setting.split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = setting.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let step = parts.count == 2 ? parts[1] : "register"
         guard ["register", "launch"].contains(step) else {
             throw AppSettingError("SHOP_FAIL_MODULE is '\(setting)'; it takes a module's name, then optionally :register or :launch")

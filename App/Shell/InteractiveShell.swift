@@ -2,7 +2,8 @@ import Router
 import ScreenKit
 
 /// The terminal shell: renders a screen, numbers its links, and reads what to do next. Starting is
-/// `foreground`; the end of input or `quit` is `background` (then `terminate`, when the run ends).
+/// `foreground`; the end of input, `quit` or Ctrl-C is `background` (unless the App is there already),
+/// then `terminate`, when the run ends.
 struct InteractiveShell {
     let app: Bootstrap
     let runner: AppRunner
@@ -27,7 +28,7 @@ struct InteractiveShell {
             if command == "quit" || command == "exit" { break }
             await handle(command)
         }
-        await app.modules.send(.background)
+        await app.goToBackground()
         return 0
     }
 
@@ -38,7 +39,7 @@ struct InteractiveShell {
             if let screen = navigator.current { show(screen) }
         case "back":
             guard let screen = navigator.back() else { return runner.output("Already at the first screen.\n") }
-            if let url = screen.refreshURL, let fresh = try? await app.router.open(url, as: Screen.self) {
+            if let url = screen.refreshURL, let fresh = try? await app.screen(url) {
                 navigator.replaceCurrent(with: fresh)
                 show(fresh)
             } else {
@@ -47,13 +48,13 @@ struct InteractiveShell {
         case "home":
             await open(runner.homeURL)
         case "routes":
-            runner.output(AppRunner.routeTable(app.router.routes))
+            runner.output(AppRunner.routeTable(app.router.routes, in: app))
         case "status":
-            runner.output(AppRunner.status(app))
+            runner.output(await AppRunner.status(app))
         case "help":
             runner.output(AppRunner.interactiveHelp)
         case "background":
-            await app.modules.send(.background)
+            await app.goToBackground()
             runner.output("The App is in the background; 'foreground' brings it back.\n")
         case "foreground":
             await app.comeToForeground(environment: runner.environment, app: runner.app)
@@ -103,7 +104,7 @@ struct InteractiveShell {
 
     private mutating func open(_ url: String) async {
         do {
-            let screen = try await app.router.open(url, as: Screen.self)
+            let screen = try await app.screen(url)
             navigator.push(screen)
             show(screen)
         } catch {

@@ -57,6 +57,14 @@ final class AppSession {
         #expect(printed.components(separatedBy: text).count - 1 >= count, "the App never printed '\(text)' (\(count) times): \(printed)")
     }
 
+    /// Sends the App Ctrl-C's signal (SIGINT) and waits for it to end; returns its exit status.
+    func interrupt() -> Int32 {
+        process.interrupt()
+        process.waitUntilExit()
+        readers.wait()
+        return process.terminationStatus
+    }
+
     /// Closes the App's input (the end of input: it quits) and waits for it; returns its exit status.
     @discardableResult
     func finish() throws -> Int32 {

@@ -73,6 +73,23 @@ import Testing
         #expect(run.output.hasPrefix("== Pour-over Set =="))
     }
 
+    @Test(.requires("home", "cart")) func theAppGoesToTheBackgroundOnceHoweverItEnds() throws {
+        var app = self.app
+        app.environment["SHOP_LOG"] = "debug"
+        let delivered = "lifecycle event delivered event=background module=cart"
+        let quitting = try AppSession(app)
+        quitting.wait(for: "> ")
+        try quitting.send("background")
+        quitting.wait(for: "The App is in the background")
+        #expect(try quitting.finish() == 0)
+        #expect(quitting.logged.components(separatedBy: delivered).count == 2, "background, then the end of input: \(quitting.logged)")
+
+        let interrupted = try AppSession(app)
+        interrupted.wait(for: "> ")
+        #expect(interrupted.interrupt() == 128 + SIGINT)
+        #expect(interrupted.logged.components(separatedBy: delivered).count == 2, "Ctrl-C sends the App to the background: \(interrupted.logged)")
+    }
+
     @Test(.requires("home")) func homeReadsItsLayoutAgainWhenTheAppComesToTheForeground() throws {
         let layout = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID()).json")
         try Data(#"{"title": "Sale", "sections": []}"#.utf8).write(to: layout)
@@ -84,8 +101,12 @@ import Testing
         try session.send("background")
         try session.send("foreground")
         session.wait(for: "== Spring ==")
+        try session.send("background")
+        try session.send("foreground")
+        session.wait(for: "== Spring ==", count: 2)
         #expect(try session.finish() == 0)
         #expect(session.logged.contains("warning: home layout section skipped"), "the unknown section is skipped, the rest shows")
+        #expect(session.logged.components(separatedBy: "home layout section skipped").count == 2, "once per new layout: \(session.logged)")
     }
 
     @Test(.requires("product", "cart", "order", "home")) func aModuleThatFailsToRegisterIsDisabledWithItsDependentsAndTheAppRuns() throws {
@@ -101,6 +122,12 @@ import Testing
         let status = try app.run(["status"])
         #expect(status.status == 0)
         #expect(status.output.contains("DISABLED: it failed to register: it fails on purpose (SHOP_FAIL_MODULE)"))
+        let routes = try app.run(["routes"]).output.split(separator: "\n")
+        #expect(routes.contains { $0.hasPrefix("shop://product/<int:id>") && $0.hasSuffix("product (disabled: answers \"temporarily unavailable\")") })
+        // A public route stays public while its module is disabled: a signed link from outside gets the same answer.
+        let signing = try app.signingLinks()
+        let signed = try signing.run(["sign", "shop://product/1"]).output.trimmingCharacters(in: .newlines)
+        #expect(try signing.run(["open", "--external", signed]).output.hasPrefix("== Temporarily unavailable =="))
         // A degrade rule still applies to a disabled module's route.
         let table = FileManager.default.temporaryDirectory.appendingPathComponent("degrade-\(UUID()).json")
         try Data(#"{"rules": [{"pattern": "shop://product/<int:productID>", "target": "https://m.shop.example/p/{id}"}]}"#.utf8).write(to: table)
@@ -115,10 +142,18 @@ import Testing
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("== Temporarily unavailable =="))
         #expect(run.error.contains("module=cart reason=it failed to launch: it fails on purpose"))
+        if try AppProcess.componentNames().contains("product") {
+            app.environment["SHOP_FAIL_MODULE"] = "product:launch"
+            let status = try app.run(["status"]).output
+            #expect(status.contains("DISABLED: it failed to launch: it fails on purpose"), "status waits for launch work after the first screen: \(status)")
+        }
         app.environment["SHOP_FAIL_MODULE"] = "nothing"
         let wrong = try app.run(["open", "shop://home"])
         #expect(wrong.status == 2, "the shell's own settings are the one thing that stops a start")
         #expect(wrong.error.contains("SHOP_FAIL_MODULE names 'nothing', which is no module of this app"))
+        app.environment["SHOP_FAIL_MODULE"] = "cart:"
+        #expect(
+            try app.run(["open", "shop://home"]).error.contains("SHOP_FAIL_MODULE is 'cart:'; it takes a module's name, then optionally :register or :launch"))
     }
 
     @Test(.requires("home")) func theStartupProfileListsEveryModuleAndTheFirstScreen() throws {
@@ -139,6 +174,9 @@ import Testing
         #expect(unknown.error.contains("neither built in nor announced by a module"))
         #expect(try app.run(["event"]).status == 2)
         #expect(try app.run(["event", "user.signed-out", "no-equals-sign"]).status == 2)
+        let builtIn = try app.run(["event", "launch"])
+        #expect(builtIn.status == 2)
+        #expect(builtIn.error.contains("'launch' is a built-in lifecycle event: only the App itself sends it"))
     }
 
     @Test(.requires("product")) func degradeRulesMatchByShapeAndOnesThatMatchNothingAreReported() throws {

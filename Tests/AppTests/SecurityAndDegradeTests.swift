@@ -39,6 +39,14 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.error.contains("is not a public route"))
         #expect(try app.run(["sign", "not a url"]).status == 2)
+        for lifetime in ["inf", "1e300", "0", "-5", "nan"] {
+            #expect(try app.run(["sign", "shop://product/1", "--lifetime", lifetime]).status == 2, "\(lifetime)")
+        }
+        // The signature is checked before the modules see the link: a module's rewrite keeps a signed link good.
+        let oldShape = try app.run(["sign", "shop://item/3"]).output.trimmingCharacters(in: .newlines)
+        #expect(try app.run(["open", "--external", oldShape]).output.hasPrefix("== Pour-over Set =="))
+        let unsignedOldShape = try app.run(["open", "--external", "shop://item/3"])
+        #expect(unsignedOldShape.error.contains("The external link 'shop://item/3' is refused: it carries no signature"), "\(unsignedOldShape.error)")
         let keyless = try self.app.run(["sign", "shop://product/1"])
         #expect(keyless.status == 2)
         #expect(keyless.error.contains("signing a link needs the private key"))
@@ -72,6 +80,7 @@ import Testing
         let wrong = try app.run(["open", "shop://home"])
         #expect(wrong.status == 2)
         #expect(wrong.error.contains("SHOP_LOG is 'loud'; it takes a level: trace, debug, info, notice, warning, error, critical"))
+        #expect(try app.run(["help"]).status == 0, "help explains SHOP_LOG even when it is wrong")
 
         let json = try self.app.run(["routes", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])

@@ -46,7 +46,9 @@ import TestSupport
 
     @Test func anAppsDegradeTableIsCheckedAgainstTheComponentsThatAppLinks() throws {
         let scratch = try Scratch.fixture()
-        try scratch.write("Packages/Business/Reader/Sources/Reader/SettingsRoute.swift", "import Routing\nenum Settings { static let pattern: RoutePattern = \"lib://reader/settings\" }\n")
+        try scratch.write(
+            "Packages/Business/Reader/Sources/Reader/SettingsRoute.swift",
+            "import Routing\nenum Settings { static let pattern: RoutePattern = \"lib://reader/settings\" }\n")
         try scratch.write("App/Config/degrade.json", #"{"rules": [{"pattern": "lib://reader/settings", "target": "https://books.example/"}]}"#)
         try scratch.declareApps(
             """

@@ -29,7 +29,7 @@ public struct HomeModule: AppModule {
     }
 
     public func register(in context: ModuleContext) throws {
-        current.set(try resolve(context))
+        try resolve(context)
         let services = context.services
         let promotions = self.promotions
         let current = self.current
@@ -44,19 +44,23 @@ public struct HomeModule: AppModule {
         do {
             let fresh = try resolve(context)
             if fresh != current.layout { logger.info("home layout refreshed", metadata: ["title": "\(fresh.title)"]) }
-            current.set(fresh)
         } catch {
             // The layout shown stays: a refresh that fails never takes the home screen away.
             logger.warning("the home layout was not refreshed", metadata: ["error": "\(error)"])
         }
     }
 
-    /// The layout as its sources say now; its skipped sections are logged.
+    /// The layout as its sources say now, made current; its skipped sections are logged when it is new
+    /// (not again at each foreground).
+    @discardableResult
     private func resolve(_ context: ModuleContext) throws -> HomeLayout {
         let (layout, source) = try load(context)
-        for skipped in layout.skipped {
-            logger.warning("home layout section skipped", metadata: ["source": "\(source)", "section": "\(skipped)"])
+        if layout != current.layout {
+            for skipped in layout.skipped {
+                logger.warning("home layout section skipped", metadata: ["source": "\(source)", "section": "\(skipped)"])
+            }
         }
+        current.set(layout)
         return layout
     }
 

@@ -24,8 +24,9 @@ public struct ModuleStatus: Sendable, Equatable {
 
 /// What the module manager tells the App as it happens.
 public enum ModuleReport: Sendable, Equatable {
-    /// A module was taken out: it threw while registering or launching, or a dependency was taken out.
-    case disabled(module: String, reason: String)
+    /// A module was taken out: it threw while registering or launching, or a dependency was taken out;
+    /// `withdrawn` are the routes it had registered, as they were.
+    case disabled(module: String, reason: String, withdrawn: [RouteDescription] = [])
     /// A running module threw while handling an event other than launch; it stays running.
     case eventFailed(module: String, event: LifecycleEvent.Kind, error: String)
     /// A module handled an event (for tracing the order of delivery).
@@ -175,6 +176,9 @@ public final class ModuleManager: Sendable {
     /// Sends the app's own event `kind`, which a module must announce.
     func sendCustom(_ kind: LifecycleEvent.Kind, _ values: [String: String]) async throws {
         let announced = state.withLock { $0.announced }
+        if LifecycleEvent.Kind.builtIn.contains(kind) {
+            throw RouterError.builtInLifecycleEventSent(event: kind.name, known: announced.map(\.name).sorted())
+        }
         guard announced.contains(kind) else {
             throw RouterError.unknownLifecycleEvent(module: nil, event: kind.name, known: announced.map(\.name).sorted())
         }
@@ -192,9 +196,9 @@ public final class ModuleManager: Sendable {
             return true
         }
         guard changed else { return }
-        context.router.unregisterAll(owner: name)
+        let withdrawn = context.router.unregisterAll(owner: name)
         context.services.unregisterAll(owner: name)
-        report(.disabled(module: name, reason: reason))
+        report(.disabled(module: name, reason: reason, withdrawn: withdrawn))
         for module in modules where module.dependencies.contains(name) {
             disable(module.name, reason: "its dependency '\(name)' is disabled")
         }

@@ -35,3 +35,10 @@ public struct RouteRegistration: Sendable {
         self.handler = handler
     }
 }
+
+extension RouteRegistration {
+    /// The registration as the route table shows it.
+    var description: RouteDescription {
+        RouteDescription(pattern: pattern.text, owner: owner, isPublic: options.isPublic, labels: options.labels.sorted())
+    }
+}

@@ -132,15 +132,15 @@ public final class Router: Sendable {
         }
     }
 
-    /// Removes every route `owner` registered (a module that is disabled); returns their patterns.
+    /// Removes every route `owner` registered (a module that is disabled); returns them as they were.
     @discardableResult
-    public func unregisterAll(owner: String) -> [String] {
+    public func unregisterAll(owner: String) -> [RouteDescription] {
         changeRoutes { table in
-            var removed: [String] = []
+            var removed: [RouteDescription] = []
             for (id, entry) in table.entries.enumerated() where entry.owner == owner && !table.removed.contains(id) {
                 guard table.trie.remove(entry.pattern) != nil else { continue }
                 table.removed.insert(id)
-                removed.append(entry.pattern.text)
+                removed.append(entry.description)
             }
             return removed
         }
@@ -201,11 +201,7 @@ public final class Router: Sendable {
     /// The whole route table, sorted by pattern.
     public var routes: [RouteDescription] {
         table.withLock { table in
-            table.entries.indices.filter { !table.removed.contains($0) }.map { id in
-                let entry = table.entries[id]
-                return RouteDescription(
-                    pattern: entry.pattern.text, owner: entry.owner, isPublic: entry.options.isPublic, labels: entry.options.labels.sorted())
-            }
+            table.entries.indices.filter { !table.removed.contains($0) }.map { table.entries[$0].description }
         }.sorted { ($0.pattern, $0.owner) < ($1.pattern, $1.owner) }
     }
 

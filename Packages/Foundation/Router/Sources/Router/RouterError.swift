@@ -190,6 +190,13 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "a module that sends an event of its own lists it in `announces`.")
     }
 
+    /// Someone sends a built-in lifecycle event as one of the app's own: only the App sends those.
+    public static func builtInLifecycleEventSent(event: String, known: [String]) -> RouterError {
+        let list = known.isEmpty ? "no module announces an event of its own" : "the app's own events are \(known.joined(separator: ", "))"
+        return RouterError(
+            .unknownLifecycleEvent, "'\(event)' is a built-in lifecycle event: only the App itself sends it, as it happens. Modules send their own; \(list).")
+    }
+
     /// A module announces an event whose name is built in or not of the form `words.joined-by.dots-or-dashes`.
     public static func badLifecycleEventName(module: String, event: String) -> RouterError {
         RouterError(

@@ -115,6 +115,13 @@ private struct RejectEverything: ExternalLinkVerifier {
         await #expect(throws: RouterError.badLinkSignature(url: "shop://product/1", reason: "the link expired")) {
             try await router.open("shop://product/1", origin: .push)
         }
+        #expect(throws: RouterError.badLinkSignature(url: "shop://product/1", reason: "the link expired")) {
+            try router.checkSignature(ofExternalLink: "shop://product/1", origin: .push)
+        }
+        #expect(try await router.open("shop://product/1", as: String.self, origin: .push, signatureChecked: true) == "product 1")
+        await #expect(throws: RouterError.notPublic(url: "shop://order/list", origin: "push"), "a checked signature does not open a private route") {
+            try await router.open("shop://order/list", origin: .push, signatureChecked: true)
+        }
         router.setExternalLinkVerifier(AcceptAll())
         #expect(try await router.open("shop://product/1", as: String.self, origin: .webPage) == "product 1")
         await #expect(throws: RouterError.notPublic(url: "shop://order/list", origin: "deep-link")) {
@@ -149,7 +156,9 @@ private struct RejectEverything: ExternalLinkVerifier {
         #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{id} is the registered route's name")
         router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://product/<int:productID>", target: "https://m.shop.example/p/{productID}")]))
         #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{productID} is the rule's own name")
-        let error = try #require(throws: DegradeTableError.self) { try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f") }
+        let error = try #require(throws: DegradeTableError.self) {
+            try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f")
+        }
         #expect(!error.description.contains(".."), "\(error)")
         let stray = DegradeTable(rules: [.init(pattern: "shop://product/<int:id>", target: "x"), .init(pattern: "shop://nowhere/<id>", target: "y")])
         #expect(stray.unmatchedRules(among: router.routes).map(\.pattern) == ["shop://nowhere/<id>"])

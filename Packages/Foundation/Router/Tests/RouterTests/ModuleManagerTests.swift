@@ -123,7 +123,9 @@ private final class Reports: Sendable {
         #expect(router.services.registrations.isEmpty, "the service of the module that failed is withdrawn")
         #expect(
             reports.all == [
-                .disabled(module: "storage", reason: "it failed to register: no database"),
+                .disabled(
+                    module: "storage", reason: "it failed to register: no database",
+                    withdrawn: [RouteDescription(pattern: "app://storage/first", owner: "storage")]),
                 .disabled(module: "cart", reason: "its dependency 'storage' is disabled"),
             ])
         #expect(
@@ -145,7 +147,11 @@ private final class Reports: Sendable {
         await manager.launch()
         #expect(router.routes.isEmpty)
         #expect(!log.all.contains("launch user"), "a dependent of a module that failed to launch does not launch")
-        #expect(reports.all.first == .disabled(module: "session", reason: "it failed to launch: the server is down"))
+        #expect(
+            reports.all.first
+                == .disabled(
+                    module: "session", reason: "it failed to launch: the server is down",
+                    withdrawn: [RouteDescription(pattern: "app://session/first", owner: "session")]))
         await manager.send(.terminate)
         #expect(!log.all.contains("terminate session"), "a disabled module hears nothing more")
     }
@@ -205,6 +211,8 @@ private final class Reports: Sendable {
         #expect(reports.all == [.eventFailed(module: "home", event: "user.signed-out", error: "no layout")])
         #expect(manager.isRunning("home"), "only launch failures disable")
         await #expect(throws: RouterError.self) { try await context.lifecycle.send("nobody.announces") }
+        let builtIn = await #expect(throws: RouterError.self) { try await context.lifecycle.send("background") }
+        #expect(builtIn?.description.contains("'background' is a built-in lifecycle event: only the App itself sends it") == true)
     }
 
     @Test func anEventOfAComponentLeftOutOfTheAppMayBeDeclared() throws {
