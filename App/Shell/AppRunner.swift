@@ -217,7 +217,8 @@ public struct AppRunner: Sendable {
           sign URL [--lifetime SECS] [--once] [--key FILE]
                                       prints URL signed for outside use (default lifetime: 3600 s) with the
                                       private key FILE (or SHOP_LINK_SIGNING_KEY); --once: it opens once
-          routes [--format text|json] prints the route table: pattern, then owning component
+          routes [--format text|json] prints the route table: pattern, then owning component (a disabled
+                                      module's routes are marked)
           plugins list                the installed runtime plugins: the version that loads, an update waiting
           plugins available           the plugin feed's plugins and versions, and whether each fits this App
           plugins install ID[@VER]    downloads, verifies and installs a plugin (a version by name may be older)
