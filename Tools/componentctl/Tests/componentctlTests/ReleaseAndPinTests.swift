@@ -137,12 +137,14 @@ import TestSupport
         #expect(shared.status == 2)
         #expect(shared.error.contains("cache, catalog, reader, reader-interface, shelf depend on it"))
 
+        // An implementation's version number is what a release can go by (an interface's API is compared
+        // instead: APIDiffTests).
         try scratch.replace(
-            in: "components.yaml", "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 1.0.0",
-            with: "    path: Packages/Interfaces/ReaderInterface\n    layer: business\n    kind: interface\n    version: 2.0.0")
+            in: "components.yaml", "    path: Packages/Foundation/Values\n    layer: foundation\n    version: 1.0.0",
+            with: "    path: Packages/Foundation/Values\n    layer: foundation\n    version: 2.0.0")
         let incompatible = try tool(scratch, "pin", "reader", "1.1.0")
         #expect(incompatible.status == 2)
-        #expect(incompatible.error.contains("reader@1.1.0 was built against reader-interface 1.0.0; the workspace has 2.0.0, which is not compatible"))
+        #expect(incompatible.error.contains("reader@1.1.0 was built against values 1.0.0; the workspace has 2.0.0, which is not compatible"))
         try scratch.git("checkout", "components.yaml")
         #expect(try tool(scratch, "pin", "reader", "1.1", "--dry-run").status == 2)
         #expect(try tool(scratch, "pin", "reader", "1.1.0", "--dry-run").output.hasPrefix("Would pin reader 1.1.0"))
