@@ -22,6 +22,12 @@ struct BuildOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
     @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
     @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
+    @Flag(help: "Run every test, even one whose key already passed (test only).") var noCache = false
+    @Option(
+        help: ArgumentHelp(
+            "Where passed tests are remembered: a folder, or the http(s):// URL of a Bazel remote cache (default: COMPONENTCTL_CACHE, else the user's cache folder).",
+            valueName: "folder-or-url")) var cache: String?
+    @Flag(help: "Take passed results from the cache but record none (COMPONENTCTL_CACHE_READ_ONLY=1).") var cacheReadOnly = false
     @Option(
         name: .customLong("app"),
         help: ArgumentHelp("Build this app of components.yaml, or run the root tests against it (repeat for several).", valueName: "name"))
@@ -38,9 +44,16 @@ struct BuildOptions: ParsableArguments {
 
     func run(_ action: BuildService.Action) throws {
         let workspace = try global.workspace()
+        let variables = ProcessInfo.processInfo.environment
+        let swift = BuildPlanner.swiftExecutable(environment: variables)
+        let cache =
+            action == .test && !noCache
+            ? try ResultsCache.configured(location: cache, readOnly: cacheReadOnly, environment: variables) { warning in
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            } : nil
         let service = BuildService(
-            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch,
-            swift: BuildPlanner.swiftExecutable(environment: ProcessInfo.processInfo.environment), verbose: verbose)
+            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch, swift: swift, verbose: verbose,
+            flags: KeyEnvironment.swiftFlags(variables), cache: cache)
         let selection = BuildSelection(
             components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,
             affectedBase: affected ? base : nil, head: head, apps: apps)
@@ -49,7 +62,29 @@ struct BuildOptions: ParsableArguments {
         guard !plan.jobs.isEmpty else { return try finish(CommandResult(output: "Nothing to \(action.rawValue).\n")) }
         let progress = BuildProgress.standardOutput()
         defer { progress.stop() }
-        try finish(try service.run(plan.jobs, progress: progress))
+        var jobs = plan.jobs
+        if let cache {
+            jobs = try keyed(jobs, workspace: workspace, swift: swift, variables: variables, cache: cache, progress: progress)
+        }
+        try finish(try service.run(jobs, progress: progress))
+    }
+
+    /// `jobs` with their keys; a workspace whose keys cannot be computed (no git repository) runs uncached, with a warning.
+    private func keyed(
+        _ jobs: [BuildService.Job], workspace: Workspace, swift: String, variables: [String: String], cache: ResultsCache, progress: BuildProgress
+    ) throws -> [BuildService.Job] {
+        do {
+            let environment = try KeyEnvironment.current(swift: swift, configuration: configuration.rawValue, environment: variables)
+            let keyed = try BuildPlanner.keyed(jobs, in: try VersionedWorkspace(workspace), environment: environment)
+            let dirty = keyed.filter(\.keyIsUncommitted).map(\.name)
+            progress.note(
+                "Results cache: \(cache.location)\(cache.readOnly ? " (read-only)" : "")"
+                    + (dirty.isEmpty ? "" : "; keys include uncommitted changes of \(dirty.joined(separator: ", "))") + "\n")
+            return keyed
+        } catch {
+            FileHandle.standardError.write(Data("warning: no results are cached in this run: \(ToolError.describe(error))\n".utf8))
+            return jobs
+        }
     }
 
     /// The integrated build uses the pinned checkouts and the generated wiring: bring them up to date

@@ -15,6 +15,11 @@ public struct Scratch: Sendable {
     public static let fixturesRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
+    /// The workspace at `root` (a clone a test made, say).
+    public init(root: URL) {
+        self.root = root
+    }
+
     /// An empty scratch folder named `name`.
     public init(named name: String = "workspace") throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-\(UUID().uuidString)/\(name)")

@@ -26,6 +26,12 @@ public struct GitOID: Sendable, Hashable, CustomStringConvertible {
         return oid
     }
 
+    /// The 20 bytes of the id, as a tree object holds them.
+    var bytes: [UInt8] {
+        var oid = raw
+        return withUnsafeBytes(of: &oid.id) { Array($0.prefix(20)) }
+    }
+
     /// The first 10 characters.
     public var short: String { String(hex.prefix(10)) }
     public var description: String { hex }
@@ -229,6 +235,11 @@ public final class GitRepository {
         } ?? nil
     }
 
+    /// The id of whatever is at `path` in `commit` (a file's blob, a folder's tree), or nil when nothing is.
+    func entryID(_ path: String, in commit: GitOID) throws -> GitOID? {
+        try withEntry(path, in: commit) { entry in git_tree_entry_id(entry).map { GitOID($0.pointee) } } ?? nil
+    }
+
     /// The bytes of the file at `path` in `commit`, or nil when there is none.
     public func file(at path: String, in commit: GitOID) throws -> [UInt8]? {
         try withEntry(path, in: commit) { entry in
@@ -314,6 +325,33 @@ public final class GitRepository {
                 continue
             }
         }
+    }
+
+    /// The entries of the tree `tree`: name, file mode and object id.
+    func treeEntries(_ tree: GitOID) throws -> [(name: String, mode: UInt32, id: GitOID)] {
+        var oid = tree.raw
+        var object: OpaquePointer?
+        try check(git_tree_lookup(&object, pointer, &oid), "read tree \(tree.short)")
+        defer { git_tree_free(object) }
+        return (0..<git_tree_entrycount(object)).compactMap { index in
+            guard let entry = git_tree_entry_byindex(object, index), let name = git_tree_entry_name(entry), let id = git_tree_entry_id(entry)
+            else { return nil }
+            return (String(cString: name), git_tree_entry_filemode(entry).rawValue, GitOID(id.pointee))
+        }
+    }
+
+    /// The blob id git would give the working tree's file `path` (with the repository's filters, as `git add` applies them).
+    func hashFile(_ path: String) throws -> GitOID {
+        var oid = git_oid()
+        try check(git_repository_hashfile(&oid, pointer, workdir.appendingPathComponent(path).path, GIT_OBJECT_BLOB, path), "hash '\(path)'")
+        return GitOID(oid)
+    }
+
+    /// The id of an object of `type` holding `bytes`, without writing it.
+    func objectID(of bytes: [UInt8], type: git_object_t) throws -> GitOID {
+        var oid = git_oid()
+        try check(bytes.withUnsafeBytes { git_odb_hash(&oid, $0.baseAddress, $0.count, type) }, "hash an object")
+        return GitOID(oid)
     }
 
     // MARK: - Status

@@ -63,6 +63,25 @@ public enum BuildPlanner {
         return (chosen.map(service.standaloneJob), false)
     }
 
+    /// `jobs` with their keys, for the results cache: a component's key for its own package, an app's for
+    /// the root package's (`app NAME`, or every app for the integrated job).
+    public static func keyed(_ jobs: [BuildService.Job], in context: VersionedWorkspace, environment: KeyEnvironment) throws -> [BuildService.Job] {
+        var keys = try ComponentKeys(context, environment: environment)
+        return try jobs.map { job in
+            var job = job
+            let key: ComponentKey
+            if job.path == "." {
+                let app = job.name.hasPrefix("app ") && job.name != "app (integrated)" ? String(job.name.dropFirst(4)) : nil
+                key = try keys.appKey(try app.map { try context.workspace.app(named: $0) })
+            } else {
+                key = try keys.key(of: job.name)
+            }
+            job.key = key.key
+            job.keyIsUncommitted = key.uncommitted
+            return job
+        }
+    }
+
     /// The `swift` to run: `COMPONENTCTL_SWIFT` (tests use a fake), else the one on the PATH.
     public static func swiftExecutable(environment: [String: String]) -> String {
         environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift", path: environment["PATH"]) ?? "/usr/bin/swift"

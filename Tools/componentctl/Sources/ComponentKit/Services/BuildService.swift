@@ -18,6 +18,13 @@ public struct BuildService {
         public var arguments: [String]
         /// Variables added to the environment of `swift`.
         public var environment: [String: String] = [:]
+        /// Its key (``ComponentKeys``), when its result may be taken from the results cache.
+        public var key: String?
+        /// Whether that key includes uncommitted changes.
+        public var keyIsUncommitted = false
+
+        /// What its passed result is recorded as: `test standalone` or `test app`.
+        var cacheAction: String { (arguments.first ?? "") + (path == "." ? " app" : " standalone") }
 
         /// A job running `swift arguments` for the package at `path`.
         public init(name: String, path: String, arguments: [String], environment: [String: String] = [:]) {
@@ -34,6 +41,8 @@ public struct BuildService {
         public var succeeded: Bool
         public var seconds: Double
         public var log: String
+        /// The record of the run that passed with the same key, when the job was skipped for it.
+        public var cached: PassedResult?
     }
 
     /// The workspace root.
@@ -48,20 +57,29 @@ public struct BuildService {
     public var swift: String
     /// Also copy each job's output to standard output (CI logs), not only to its log file.
     public var verbose: Bool
+    /// Extra arguments of every `swift build` and `swift test` (`COMPONENTCTL_SWIFT_FLAGS`).
+    public var flags: [String]
+    /// Where passed tests are remembered; a job whose key passed is skipped (tests only).
+    public var cache: ResultsCache?
 
     /// Creates a service.
-    public init(root: URL, action: Action, configuration: String, sharedScratch: Bool, swift: String, verbose: Bool = false) {
+    public init(
+        root: URL, action: Action, configuration: String, sharedScratch: Bool, swift: String, verbose: Bool = false, flags: [String] = [],
+        cache: ResultsCache? = nil
+    ) {
         self.root = root
         self.action = action
         self.configuration = configuration
         self.sharedScratch = sharedScratch
         self.swift = swift
         self.verbose = verbose
+        self.flags = flags
+        self.cache = cache
     }
 
     /// The job that builds or tests `component` alone, demo executable included.
     public func standaloneJob(_ component: Component) -> Job {
-        var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration]
+        var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration] + flags
         if sharedScratch { arguments += ["--scratch-path", ".build/componentctl-shared"] }
         // Without XCTest tests, XCTest would only print "Executed 0 tests" after Swift Testing's run.
         if action == .test, !importsXCTest(testsOf: component) { arguments.append("--disable-xctest") }
@@ -79,15 +97,17 @@ public struct BuildService {
 
     /// The job that builds every app of the integrated workspace, or runs the root package's tests.
     public func integratedJob() -> Job {
-        Job(name: "app (integrated)", path: ".", arguments: [action.rawValue, "-c", configuration])
+        Job(name: "app (integrated)", path: ".", arguments: [action.rawValue, "-c", configuration] + flags)
     }
 
     /// The job that builds one app, or runs the root package's tests against it: COMPONENTCTL_APP and
     /// COMPONENTCTL_APP_PRODUCT tell the tests which app they drive.
     public func appJob(_ app: AppDeclaration) -> Job {
-        guard action == .test else { return Job(name: "app \(app.name)", path: ".", arguments: ["build", "--product", app.product, "-c", configuration]) }
+        guard action == .test else {
+            return Job(name: "app \(app.name)", path: ".", arguments: ["build", "--product", app.product, "-c", configuration] + flags)
+        }
         return Job(
-            name: "app \(app.name)", path: ".", arguments: ["test", "-c", configuration],
+            name: "app \(app.name)", path: ".", arguments: ["test", "-c", configuration] + flags,
             environment: ["COMPONENTCTL_APP": app.name, "COMPONENTCTL_APP_PRODUCT": app.product])
     }
 
@@ -99,12 +119,22 @@ public struct BuildService {
         var outcomes: [Outcome] = []
         for (index, job) in jobs.enumerated() {
             let log = logs.appendingPathComponent("\(job.name.replacingOccurrences(of: " ", with: "-"))-\(action.rawValue).log")
+            let relativeLog = String(log.path.dropFirst(root.path.count + 1))
+            let cache = action == .test ? cache : nil
+            if let key = job.key, let cache, let passed = cache.passed(key, action: job.cacheAction) {
+                let outcome = Outcome(job: job, succeeded: true, seconds: 0, log: relativeLog, cached: passed)
+                progress.finished(outcome, number: index + 1, of: jobs.count)
+                outcomes.append(outcome)
+                continue
+            }
             progress.started(job, step: action.rawValue, number: index + 1, of: jobs.count)
             let start = Date()
             let succeeded = try execute(job, log: log)
-            let outcome = Outcome(
-                job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start),
-                log: String(log.path.dropFirst(root.path.count + 1)))
+            let outcome = Outcome(job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start), log: relativeLog)
+            // Only a run that ended passing is remembered; a failed or interrupted one leaves nothing.
+            if succeeded, let key = job.key, let cache {
+                cache.record(PassedResult(job: job.name, action: job.cacheAction, key: key, seconds: outcome.seconds))
+            }
             progress.finished(outcome, number: index + 1, of: jobs.count)
             outcomes.append(outcome)
         }
@@ -144,18 +174,23 @@ public struct BuildService {
     }
 
     static func summary(_ outcomes: [Outcome], action: Action) -> CommandResult {
+        let keyed = outcomes.contains { $0.job.key != nil }
         let rows =
-            [["COMPONENT", "RESULT", "TIME"]]
-            + outcomes.map {
-                [$0.job.name, $0.succeeded ? "ok" : "FAILED", String(format: "%.1fs", $0.seconds)]
+            [["COMPONENT", "RESULT", "TIME"] + (keyed ? ["KEY"] : [])]
+            + outcomes.map { outcome in
+                let result = outcome.cached != nil ? "cached" : outcome.succeeded ? "ok" : "FAILED"
+                let time = outcome.cached.map { String(format: "(%.1fs)", $0.seconds) } ?? String(format: "%.1fs", outcome.seconds)
+                return [outcome.job.name, result, time] + (keyed ? [outcome.job.key.map { String($0.prefix(12)) } ?? "-"] : [])
             }
         var text = TextTable.render(rows)
         let failed = outcomes.filter { !$0.succeeded }
+        let cached = outcomes.filter { $0.cached != nil }.count
+        let passed = "\(outcomes.count - failed.count) passed" + (cached > 0 ? " (\(cached) cached)" : "")
         guard !failed.isEmpty else {
-            return CommandResult(output: text + "\(action.rawValue): \(outcomes.count) passed, 0 failed\n")
+            return CommandResult(output: text + "\(action.rawValue): \(passed), 0 failed\n")
         }
         text += failed.map { "\($0.job.name): \(action.rawValue) failed; see \($0.log)\n" }.joined()
-        text += "\(action.rawValue): \(outcomes.count - failed.count) passed, \(failed.count) failed\n"
+        text += "\(action.rawValue): \(passed), \(failed.count) failed\n"
         return CommandResult(output: text, status: .buildFailed)
     }
 }
@@ -204,7 +239,12 @@ public final class BuildProgress: Sendable {
 
     func finished(_ outcome: BuildService.Outcome, number: Int, of total: Int) {
         current.withLock { $0 = nil }
-        let line = "[\(number)/\(total)] \(outcome.job.name)  \(outcome.succeeded ? "ok" : "FAILED")  \(String(format: "%.1fs", outcome.seconds))"
+        let line =
+            if let cached = outcome.cached {
+                "[\(number)/\(total)] \(outcome.job.name)  cached  key \(cached.key.prefix(12)) passed \(cached.finished) in \(String(format: "%.1fs", cached.seconds))"
+            } else {
+                "[\(number)/\(total)] \(outcome.job.name)  \(outcome.succeeded ? "ok" : "FAILED")  \(String(format: "%.1fs", outcome.seconds))"
+            }
         write(live ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
     }
 

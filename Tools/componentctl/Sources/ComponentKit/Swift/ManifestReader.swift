@@ -283,7 +283,10 @@ public enum ManifestReader {
                 return PackageDependency(path: path, url: nil, location: at)
             }
             if case .string(let url, let at)? = value.argument("url") {
-                return PackageDependency(path: nil, url: url, location: at)
+                let requirement = ["exact", "revision", "from", "branch"].lazy.compactMap { label in
+                    value.argument(label)?.string.map { "\(label): \($0)" }
+                }.first
+                return PackageDependency(path: nil, url: url, location: at, requirement: requirement)
             }
             return PackageDependency(path: nil, url: nil, location: location)
         }

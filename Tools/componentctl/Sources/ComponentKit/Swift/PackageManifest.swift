@@ -35,6 +35,12 @@ public struct PackageDependency: Sendable, Hashable {
     public var url: String?
     /// Where the path or URL literal stands.
     public var location: ManifestLocation
+    /// A remote package's version requirement as written (`exact: 1.16.2`, `from: 1.0.0`, `revision: abc`,
+    /// `branch: main`), or nil when the manifest spells it in a way the static reader does not follow.
+    public var requirement: String? = nil
+
+    /// Whether the requirement names one version of the package's code (an exact version or a revision).
+    public var isExact: Bool { requirement.map { $0.hasPrefix("exact: ") || $0.hasPrefix("revision: ") } ?? false }
 
     /// SwiftPM's identity for it: the last path component, lower-cased, without `.git`.
     public var identity: String {

@@ -1,0 +1,125 @@
+public import Foundation
+import PluginFeed
+import Synchronization
+
+/// What is recorded of a passed job: enough to say where a skipped result came from.
+public struct PassedResult: Codable, Sendable, Equatable {
+    /// The job: a component, `app shop`, a step of `make test`.
+    public var job: String
+    /// `test`, or `step` for a command of `componentctl cached`.
+    public var action: String
+    /// The key it passed with.
+    public var key: String
+    /// How long it took, in seconds.
+    public var seconds: Double
+    /// When it finished (ISO 8601, UTC).
+    public var finished: String
+
+    /// Creates a record.
+    public init(job: String, action: String, key: String, seconds: Double, finished: Date = Date()) {
+        self.job = job
+        self.action = action
+        self.key = key
+        self.seconds = (seconds * 10).rounded() / 10
+        self.finished = ISO8601DateFormatter().string(from: finished)
+    }
+}
+
+/// Remembers which keys passed, in a ``ResultsStore``, so a job whose key already passed is skipped.
+///
+/// The cache never fails a command: a store that cannot be read or written, an entry that is not one, are
+/// warnings, and the job simply runs. A store that cannot be reached at all is not asked again in the run.
+public final class ResultsCache: Sendable {
+    private let store: any ResultsStore
+    /// Whether results are only read, never recorded.
+    public let readOnly: Bool
+    private let warn: @Sendable (String) -> Void
+    private let unreachable = Mutex(false)
+
+    init(store: any ResultsStore, readOnly: Bool, warn: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.readOnly = readOnly
+        self.warn = warn
+    }
+
+    /// The folder or URL results are kept in.
+    public var location: String { store.location }
+
+    /// The cache `--cache`/`COMPONENTCTL_CACHE` names (a folder, or an http(s):// URL of a Bazel remote
+    /// cache; `off` for none), else the user's cache folder (`$XDG_CACHE_HOME/componentctl/results`, or
+    /// `~/.cache/...`); nil when caching is off. Throws naming a location it cannot use.
+    public static func configured(
+        location option: String?, readOnly: Bool, environment: [String: String], warn: @escaping @Sendable (String) -> Void
+    ) throws -> ResultsCache? {
+        let readOnly = readOnly || ["1", "true", "yes"].contains(environment["COMPONENTCTL_CACHE_READ_ONLY"]?.lowercased() ?? "")
+        let named = option ?? environment["COMPONENTCTL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
+        if named == "off" { return nil }
+        if let named {
+            if named.contains("://") {
+                guard let url = URL(string: named), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw ToolError(
+                        "The results cache '\(named)' is no folder and no http(s):// URL. Give a folder, the URL of a Bazel remote cache "
+                            + "(bazel-remote, nginx with WebDAV), or 'off'.", status: .usage)
+                }
+                return ResultsCache(store: HTTPStore(base: url), readOnly: readOnly, warn: warn)
+            }
+            return ResultsCache(store: FolderStore(folder: URL(fileURLWithPath: named).standardizedFileURL), readOnly: readOnly, warn: warn)
+        }
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].map { $0 + "/.cache" }
+        guard let base else { return nil }
+        return ResultsCache(store: FolderStore(folder: URL(fileURLWithPath: base).appendingPathComponent("componentctl/results")), readOnly: readOnly, warn: warn)
+    }
+
+    /// The action-cache key of `key` passing `action`.
+    static func entryKey(_ key: String, action: String) -> String {
+        Digest.sha256(Data("componentctl result 1\n\(action)\n\(key)\n".utf8))
+    }
+
+    /// The record of `key` having passed `action`, or nil (also when the entry cannot be read or is not one).
+    public func passed(_ key: String, action: String) -> PassedResult? {
+        guard !unreachable.withLock({ $0 }) else { return nil }
+        let entry = Self.entryKey(key, action: action)
+        do {
+            guard let bytes = try store.get("ac/\(entry)") else { return nil }
+            guard let result = ActionResult(decoding: bytes), result.exitCode == 0 else {
+                warn("the cached entry ac/\(entry) in \(location) is not one componentctl wrote; it is ignored")
+                return nil
+            }
+            guard let content = try store.get("cas/\(result.recordHash)") else { return nil }
+            guard content.count == result.recordSize, Digest.sha256(Data(content)) == result.recordHash,
+                let record = try? JSONDecoder().decode(PassedResult.self, from: Data(content)), record.key == key, record.action == action
+            else {
+                warn("the cached record cas/\(result.recordHash) in \(location) is damaged; it is ignored")
+                return nil
+            }
+            return record
+        } catch {
+            failed(error, doing: "read")
+            return nil
+        }
+    }
+
+    /// Records that `record.key` passed (nothing when the cache is read-only).
+    public func record(_ record: PassedResult) {
+        guard !readOnly, !unreachable.withLock({ $0 }) else { return }
+        do {
+            let content = Array(try JSONOutput.string(record).utf8)
+            let hash = Digest.sha256(Data(content))
+            // The content first: an action-cache entry never names content that is not there.
+            try store.put("cas/\(hash)", content)
+            try store.put("ac/\(Self.entryKey(record.key, action: record.action))", ActionResult(recordHash: hash, recordSize: content.count).encoded())
+        } catch {
+            failed(error, doing: "record")
+        }
+    }
+
+    private func failed(_ error: any Error, doing what: String) {
+        let store = error as? StoreError
+        if store?.unreachable == true {
+            unreachable.withLock { $0 = true }
+            warn("the results cache \(location) cannot be reached (\(error)); every job runs, and no result is recorded in this run")
+        } else {
+            warn("the results cache \(location) could not \(what) a result (\(store?.description ?? ToolError.describe(error))); the job runs as if uncached")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CGit2
+import Foundation
+
+/// The git tree id of folders of the working tree: the id HEAD's objects give a folder with no uncommitted
+/// change, else the id `git add -A && git commit` would give it, computed from the files on disk without
+/// writing a single object. Committing the same content later gives the same id, so a key computed
+/// from an uncommitted change is still valid once it is committed.
+final class WorkingTrees {
+    private let repository: GitRepository
+    private let head: GitOID?
+    /// Paths with any change against HEAD (index or working tree; untracked files included, ignored ones not).
+    private let changed: [String]
+
+    /// Reads HEAD and the status of the whole working tree once.
+    init(_ repository: GitRepository) throws {
+        self.repository = repository
+        head = try? repository.headCommit()
+        changed = try repository.changedFiles(under: "")
+    }
+
+    /// Whether the file `path`, or anything under the folder `path` (but not under the folders `leftOut`), differs from HEAD.
+    func isDirty(_ path: String, leavingOut leftOut: [String] = []) -> Bool {
+        changes(under: path, leavingOut: leftOut).isEmpty == false
+    }
+
+    /// The tree id of the folder `path` as it is on disk (HEAD's when nothing under it changed); nil when
+    /// it holds nothing git would track.
+    func treeID(of path: String) throws -> GitOID? {
+        try treeID(of: path, leavingOut: [])
+    }
+
+    /// The id of the file or folder `path` as it is on disk (a blob's or a tree's), or nil when there is none.
+    func objectID(of path: String) throws -> GitOID? {
+        var info = stat()
+        guard !path.isEmpty, lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
+            return try treeID(of: path)
+        }
+        guard changed.contains(path) else { return try head.flatMap { try repository.entryID(path, in: $0) } }
+        return try fileEntry(path, info: info).id
+    }
+
+    /// The tree id of the folder `path` with the folders `leftOut` (below it) taken out, as on disk.
+    func treeID(of path: String, leavingOut leftOut: [String]) throws -> GitOID? {
+        let changes = changes(under: path, leavingOut: leftOut)
+        let committed = try head.flatMap { try repository.tree(of: $0, path: path) }
+        if changes.isEmpty && leftOut.isEmpty { return committed }
+        let root = Node.folder(committed)
+        for folder in leftOut {
+            try remove(relative(folder, to: path), from: root)
+        }
+        for file in changes {
+            try place(file, relative: relative(file, to: path), in: root)
+        }
+        return try write(root)
+    }
+
+    private func changes(under path: String, leavingOut leftOut: [String] = []) -> [String] {
+        let under = path.isEmpty ? changed : changed.filter { $0.hasPrefix(path + "/") || $0 == path }
+        return leftOut.isEmpty ? under : under.filter { file in !leftOut.contains { file.hasPrefix($0 + "/") } }
+    }
+
+    private func relative(_ file: String, to folder: String) -> [String] {
+        (folder.isEmpty ? file : String(file.dropFirst(folder.count + 1))).split(separator: "/").map(String.init)
+    }
+
+    // MARK: - A tree being changed
+
+    /// A folder whose entries are read from its committed tree only when something below it changes.
+    private final class Node {
+        let committed: GitOID?
+        var entries: [String: Entry]?
+
+        init(committed: GitOID?) { self.committed = committed }
+        static func folder(_ committed: GitOID?) -> Node { Node(committed: committed) }
+    }
+
+    private enum Entry {
+        case file(mode: UInt32, id: GitOID)
+        case folder(Node)
+    }
+
+    private func entries(of node: Node) throws -> [String: Entry] {
+        if let entries = node.entries { return entries }
+        var entries: [String: Entry] = [:]
+        if let committed = node.committed {
+            for entry in try repository.treeEntries(committed) {
+                entries[entry.name] = entry.mode == GIT_FILEMODE_TREE.rawValue ? .folder(Node(committed: entry.id)) : .file(mode: entry.mode, id: entry.id)
+            }
+        }
+        node.entries = entries
+        return entries
+    }
+
+    private func folder(_ components: ArraySlice<String>, in node: Node, creating: Bool) throws -> Node? {
+        guard let first = components.first else { return node }
+        var entries = try entries(of: node)
+        let child: Node
+        if case .folder(let existing)? = entries[first] {
+            child = existing
+        } else {
+            guard creating else { return nil }
+            child = Node(committed: nil)
+            child.entries = [:]
+            entries[first] = .folder(child)
+            node.entries = entries
+        }
+        return try folder(components.dropFirst(), in: child, creating: creating)
+    }
+
+    private func remove(_ components: [String], from root: Node) throws {
+        guard let name = components.last, let parent = try folder(components.dropLast()[...], in: root, creating: false) else { return }
+        _ = try entries(of: parent)
+        parent.entries?[name] = nil
+    }
+
+    /// Puts the file `path` (relative to the repository) as it is on disk at `components` below `root`, or
+    /// takes it out when it is gone.
+    private func place(_ path: String, relative components: [String], in root: Node) throws {
+        guard let name = components.last else { return }
+        var info = stat()
+        guard lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
+            return try remove(components, from: root)
+        }
+        guard let parent = try folder(components.dropLast()[...], in: root, creating: true) else { return }
+        let file = try fileEntry(path, info: info)
+        _ = try entries(of: parent)
+        parent.entries?[name] = .file(mode: file.mode, id: file.id)
+    }
+
+    /// The mode and blob id git would record for the file or link `path` of the working tree.
+    private func fileEntry(_ path: String, info: stat) throws -> (mode: UInt32, id: GitOID) {
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            let target = try FileManager.default.destinationOfSymbolicLink(atPath: repository.workdir.appendingPathComponent(path).path)
+            return (GIT_FILEMODE_LINK.rawValue, try repository.objectID(of: Array(target.utf8), type: GIT_OBJECT_BLOB))
+        }
+        let executable = info.st_mode & S_IXUSR != 0
+        return (executable ? GIT_FILEMODE_BLOB_EXECUTABLE.rawValue : GIT_FILEMODE_BLOB.rawValue, try repository.hashFile(path))
+    }
+
+    /// The id of `node` as a tree object (nil for an empty folder, which git does not keep).
+    private func write(_ node: Node) throws -> GitOID? {
+        guard node.entries != nil else { return node.committed }
+        var written: [(name: String, mode: UInt32, id: GitOID)] = []
+        for (name, entry) in try entries(of: node) {
+            switch entry {
+            case .file(let mode, let id): written.append((name, mode, id))
+            case .folder(let child): if let id = try write(child) { written.append((name, GIT_FILEMODE_TREE.rawValue, id)) }
+            }
+        }
+        guard !written.isEmpty else { return nil }
+        // Git sorts a folder's name as if it ended in "/".
+        written.sort { a, b in
+            Array((a.name + (a.mode == GIT_FILEMODE_TREE.rawValue ? "/" : "")).utf8)
+                .lexicographicallyPrecedes(Array((b.name + (b.mode == GIT_FILEMODE_TREE.rawValue ? "/" : "")).utf8))
+        }
+        var bytes: [UInt8] = []
+        for entry in written {
+            bytes += Array(String(entry.mode, radix: 8).utf8) + [UInt8(ascii: " ")] + Array(entry.name.utf8) + [0]
+            bytes += entry.id.bytes
+        }
+        return try repository.objectID(of: bytes, type: GIT_OBJECT_TREE)
+    }
+}

@@ -1,0 +1,113 @@
+import ComponentKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Component keys change exactly when an ingredient of the recipe does, and an uncommitted change gives the
+/// key its commit will have.
+@Suite struct ComponentKeysTests {
+    static let environment = KeyEnvironment(swift: "Swift version 6.3.1", configuration: "debug", flags: [], platform: "linux debian 12 x86_64")
+
+    private func keys(_ scratch: Scratch, environment: KeyEnvironment = Self.environment) throws -> [String: ComponentKey] {
+        let context = try VersionedWorkspace(try scratch.load())
+        let keys = try HashService.keys(context, names: [], apps: [], environment: environment)
+        return Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+    }
+
+    private func key(_ scratch: Scratch, _ name: String, environment: KeyEnvironment = Self.environment) throws -> String {
+        try #require(try keys(scratch, environment: environment)[name]).key
+    }
+
+    @Test func eachIngredientChangesTheKeyAndAnUnrelatedFileDoesNot() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.declareApps("  shelf-only:\n    components: [shelf]\n")
+        try scratch.commitAll("an app")
+        let before = try keys(scratch)
+        let shelf = try #require(before["shelf"]).key
+
+        // Its own tree, uncommitted.
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Note.swift", "let note = 1\n")
+        #expect(try key(scratch, "shelf") != shelf)
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Business/Shelf/Sources/Shelf/Note.swift"))
+        #expect(try key(scratch, "shelf") == shelf, "back as committed, back to its key")
+
+        // Something it depends on, two levels down (shelf -> catalog -> cache).
+        try scratch.write("Packages/Core/Cache/Sources/Cache/Note.swift", "let note = 1\n")
+        let afterCache = try keys(scratch)
+        #expect(afterCache["cache"]?.key != before["cache"]?.key)
+        #expect(afterCache["catalog"]?.key != before["catalog"]?.key)
+        #expect(afterCache["shelf"]?.key != shelf)
+        #expect(afterCache["reader"]?.key == before["reader"]?.key, "reader does not depend on cache")
+        #expect(afterCache["shelf"]?.uncommitted == true && afterCache["reader"]?.uncommitted == false)
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Core/Cache/Sources/Cache/Note.swift"))
+
+        // A file of no component: the components' keys stay, the app's changes.
+        try scratch.write("NOTES.md", "notes\n")
+        let afterNotes = try keys(scratch)
+        #expect(afterNotes.filter { !$0.key.hasPrefix("app ") }.mapValues(\.key) == before.filter { !$0.key.hasPrefix("app ") }.mapValues(\.key))
+        #expect(afterNotes["app shelf-only"]?.key != before["app shelf-only"]?.key)
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("NOTES.md"))
+        #expect(try keys(scratch)["app shelf-only"]?.key == before["app shelf-only"]?.key)
+
+        // An external package, and its version.
+        let manifest = "Packages/Business/Shelf/Package.swift"
+        try scratch.replace(
+            in: manifest, "        .package(path: \"../../Foundation/Kit\"),\n",
+            with: "        .package(path: \"../../Foundation/Kit\"),\n        .package(url: \"https://github.com/apple/swift-log\", exact: \"1.16.2\"),\n")
+        let withLog = try key(scratch, "shelf")
+        #expect(withLog != shelf)
+        try scratch.replace(in: manifest, "exact: \"1.16.2\"", with: "exact: \"1.16.3\"")
+        #expect(try key(scratch, "shelf") != withLog)
+        try scratch.replace(in: manifest, "exact: \"1.16.3\"", with: "from: \"1.16.0\"")
+        #expect(try keys(scratch)["shelf"]?.inexact == ["swift-log"], "a range is flagged: the key follows the requirement only")
+        try scratch.git("checkout", "--", manifest)
+
+        // The toolchain, the configuration, the flags, the platform.
+        var environment = Self.environment
+        environment.swift = "Swift version 6.3.2"
+        #expect(try key(scratch, "shelf", environment: environment) != shelf)
+        environment = Self.environment
+        environment.configuration = "release"
+        #expect(try key(scratch, "shelf", environment: environment) != shelf)
+        environment = Self.environment
+        environment.flags = ["-Xswiftc", "-warnings-as-errors"]
+        #expect(try key(scratch, "shelf", environment: environment) != shelf)
+        environment = Self.environment
+        environment.platform = "linux ubuntu 24.04 x86_64"
+        #expect(try key(scratch, "shelf", environment: environment) != shelf)
+        #expect(try key(scratch, "shelf") == shelf)
+    }
+
+    @Test func anUncommittedChangeHasTheKeyItsCommitWillHave() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let folder = "Packages/Business/Reader"
+        try scratch.write("\(folder)/Sources/Reader/New.swift", "let new = 1\n")
+        try scratch.write("\(folder)/Sources/Reader/Nested/Deeper/File.swift", "let deeper = 1\n")
+        try scratch.replace(in: "\(folder)/Sources/Reader/ReaderModule.swift", "opens books", with: "opens books for reading")
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("\(folder)/Tests/ReaderTests/ReaderTests.swift"))
+        try scratch.write("\(folder)/run.sh", "#!/bin/sh\n")
+        try scratch.run("/bin/chmod", ["755", scratch.root.appendingPathComponent("\(folder)/run.sh").path])
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("\(folder)/Link.md").path, withDestinationPath: "Package.swift")
+        // Ignored files are no part of it.
+        try scratch.write("\(folder)/.build/debug/leftover.o", "binary")
+        let uncommitted = try #require(try keys(scratch)["reader"])
+        #expect(uncommitted.uncommitted)
+
+        try scratch.commitAll("the change")
+        let committed = try #require(try keys(scratch)["reader"])
+        #expect(!committed.uncommitted)
+        #expect(committed.key == uncommitted.key)
+        #expect(committed.recipe.contains("tree \(try scratch.git("rev-parse", "HEAD:\(folder)").trimmingCharacters(in: .whitespacesAndNewlines))"))
+    }
+
+    @Test func theRecipeNamesEveryIngredientAndNoPathOfThisMachine() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let shelf = try #require(try keys(scratch)["shelf"])
+        #expect(shelf.recipe.first == "componentctl key 1")
+        #expect(shelf.recipe.contains { $0.hasPrefix("tree ") })
+        #expect(shelf.recipe.contains { $0.hasPrefix("depends catalog ") })
+        #expect(shelf.recipe.suffix(4) == ["swift Swift version 6.3.1", "configuration debug", "flags none", "platform linux debian 12 x86_64"])
+        #expect(!shelf.recipe.joined().contains(scratch.root.path))
+        #expect(!shelf.recipe.joined().contains(NSUserName()))
+    }
+}
