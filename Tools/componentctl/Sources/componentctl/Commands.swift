@@ -4,6 +4,8 @@ import Foundation
 
 extension ReportFormat: ExpressibleByArgument {}
 extension GraphRenderer.Format: ExpressibleByArgument {}
+extension AffectedService.Format: ExpressibleByArgument {}
+extension HashService.Format: ExpressibleByArgument {}
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List components: name, layer, kind, path, version, pin, modules.")

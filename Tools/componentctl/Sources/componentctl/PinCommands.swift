@@ -96,20 +96,29 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
+
 struct AffectedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "affected", abstract: "List the components changed between two commits, plus every component that depends on them.")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The commit to compare from (a branch, tag or id).") var base: String
+    @Option(help: "The commit to compare from (a branch, tag or id).") var base: String?
     @Option(help: "The commit to compare to (default: HEAD).") var head: String?
     @Flag(help: "Count uncommitted changes in the working tree too.") var uncommitted = false
-    @Option(help: "text or json (an array of {name, path, reason} for a CI matrix).") var format: ListCommand.ListFormat = .text
+    @Flag(help: "Every component and the App (a run with no base, like a first push).") var all = false
+    @Option(help: "text, json (an array of {name, path, reason}), or github-matrix (one line: {\"include\": [...]}, the components only).")
+    var format: AffectedService.Format = .text
+
+    func validate() throws {
+        if all == (base != nil) { throw ValidationError("Give --base REF (the commit to compare from) or --all, not both.") }
+        if all && (head != nil || uncommitted) { throw ValidationError("--all takes every component: drop --head and --uncommitted.") }
+    }
 
     func run() throws {
-        let context = try VersionedWorkspace(try global.workspace())
-        let rows = try AffectedService.rows(context, base: base, head: head, uncommitted: uncommitted)
-        try finish(CommandResult(output: try AffectedService.render(rows, json: format == .json)))
+        let workspace = try global.workspace()
+        let rows = try base.map { try AffectedService.rows(try VersionedWorkspace(workspace), base: $0, head: head, uncommitted: uncommitted) }
+            ?? AffectedService.all(workspace)
+        try finish(CommandResult(output: try AffectedService.render(rows, format: format)))
     }
 }
 

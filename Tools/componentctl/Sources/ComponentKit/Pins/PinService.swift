@@ -147,6 +147,11 @@ public enum PinService {
             changes.append("point Package.swift at the pinned checkouts")
             transaction.write(manifest, regenerated)
         }
+        // The CI workflow, once a team has one: its generated jobs follow the apps of components.yaml.
+        if FileStatus.exists(root.appendingPathComponent(GitHubWorkflow.path)), let workflow = try CIService.stale(workspace).regenerated {
+            changes.append("regenerate the jobs of \(GitHubWorkflow.path)")
+            transaction.write(GitHubWorkflow.path, Array(workflow.utf8))
+        }
         let pins = "\(newLock.pins.count) pin\(newLock.pins.count == 1 ? "" : "s")"
         if check {
             guard !changes.isEmpty else { return CommandResult(output: "In sync: \(pins).\n", errors: warnings.joined()) }

@@ -95,7 +95,9 @@ public enum JSONOutput {
     public static func string(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        // Foundation pretty-prints an empty array as "[\n\n]".
+        return (text.filter { !$0.isWhitespace } == "[]" ? "[]" : text) + "\n"
     }
 
     /// A one-line account of why decoding failed (Foundation's own description is a nested dump).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `componentctl affected`: the components a change touched, plus everything that depends on them.
 public enum AffectedService {
     /// One affected component; JSON is ready for a CI matrix.
@@ -10,11 +12,27 @@ public enum AffectedService {
         public var reason: String
     }
 
+    /// How the rows are printed.
+    public enum Format: String, Sendable, CaseIterable {
+        /// A table.
+        case text
+        /// An array of rows.
+        case json
+        /// One line a GitHub Actions matrix takes as it is (`{"include": [...]}`), the components only: the
+        /// App is the workflow's last job.
+        case githubMatrix = "github-matrix"
+    }
+
+    /// Every component, and the App: what a first run or a run without a base tests.
+    public static func all(_ workspace: Workspace) -> [Row] {
+        workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + [Row(name: "app", path: ".", reason: "all")]
+    }
+
     /// The affected components between `base` and `head`, with `uncommitted` changes when asked.
     public static func rows(_ context: VersionedWorkspace, base: String, head: String?, uncommitted: Bool) throws -> [Row] {
         let repository = context.repository
-        let baseCommit = try repository.resolveCommit(base)
-        let headCommit = try repository.resolveCommit(head ?? "HEAD")
+        let baseCommit = try revision(base, option: "--base", in: repository)
+        let headCommit = try revision(head ?? "HEAD", option: "--head", in: repository)
         let components = context.workspace.components
         let appPaths = ["Package.swift", "App", "Tests"].map(context.repositoryPath)
         let changedPaths = try repository.changedPaths(components.map(context.repositoryPath(of:)) + appPaths, between: baseCommit, and: headCommit)
@@ -43,10 +61,30 @@ public enum AffectedService {
         return rows
     }
 
-    /// The rows as text (a table) or JSON.
-    public static func render(_ rows: [Row], json: Bool) throws -> String {
-        if json { return try JSONOutput.string(rows) }
-        guard !rows.isEmpty else { return "Nothing is affected.\n" }
-        return TextTable.render([["NAME", "REASON", "PATH"]] + rows.map { [$0.name, $0.reason, $0.path] })
+    /// The commit `text` names; a usage error that says what to do when there is none.
+    private static func revision(_ text: String, option: String, in repository: GitRepository) throws -> GitOID {
+        do {
+            return try repository.resolveCommit(text)
+        } catch {
+            throw ToolError(
+                "\(option) '\(text)' names no commit of this clone. Give a branch, tag or commit id; in CI, fetch the history "
+                    + "(actions/checkout with fetch-depth: 0) or use --all when there is no base (a first push).", status: .usage)
+        }
+    }
+
+    /// The rows in `format`.
+    public static func render(_ rows: [Row], format: Format) throws -> String {
+        switch format {
+        case .json:
+            return try JSONOutput.string(rows)
+        case .githubMatrix:
+            struct Matrix: Encodable { var include: [Row] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(Matrix(include: rows.filter { $0.path != "." })), as: UTF8.self) + "\n"
+        case .text:
+            guard !rows.isEmpty else { return "Nothing is affected.\n" }
+            return TextTable.render([["NAME", "REASON", "PATH"]] + rows.map { [$0.name, $0.reason, $0.path] })
+        }
     }
 }

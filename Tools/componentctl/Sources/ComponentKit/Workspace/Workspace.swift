@@ -92,6 +92,8 @@ public struct Workspace: Sendable {
     public var name: String
     /// The router's business scheme.
     public var scheme: String
+    /// The container image the generated CI workflow runs its jobs in (`workspace.ci-image`).
+    public var ciImage = GitHubWorkflow.defaultImage
     /// The layering rules.
     public var rules: LayerRules
     /// Every component, in file order.

@@ -63,9 +63,11 @@ struct SchemaReader {
         guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps"]) else { return nil }
         var name = root.lastPathComponent
         var scheme = "app"
-        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme"]) {
+        var ciImage: String?
+        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "ci-image"]) {
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
+            ciImage = workspace["ci-image"].flatMap { string($0, "workspace.ci-image") }
         }
         guard let layersNode = top["layers"] ?? missing("layers", at: document.start, example: "layers: [business, core, foundation]"),
             let layers = stringList(layersNode, "layers"), !layers.isEmpty
@@ -106,8 +108,10 @@ struct SchemaReader {
         for (text, node) in allowNodes {
             if let edge = allowedEdge(text, at: node.start, components: components) { rules.allow.insert(edge) }
         }
-        return Workspace(
+        var workspace = Workspace(
             root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, apps: apps, fileBytes: bytes, document: document)
+        if let ciImage { workspace.ciImage = ciImage }
+        return workspace
     }
 
     private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {
