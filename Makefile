@@ -42,11 +42,13 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh
 	$(TOOL_PACKAGE)/bench/api-diff.sh
+	$(TOOL_PACKAGE)/bench/hash.sh
 	Tools/plugin-bench/run.sh
 	Tools/runtime-plugin-bench/run.sh
 	Tools/startup-bench/run.sh
 	Tools/apps-bench/run.sh
 	Tools/router-bench/run.sh
+	Tools/cache-bench/run.sh
 
 fault-test: setup
 	$(TOOL_PACKAGE)/tests/fault-injection.sh

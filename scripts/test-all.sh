@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: swift-format's lint of every Swift file; componentctl's own package, then its tests that build real packages (minutes);
-# `componentctl check-layers` and `sync --check` on the workspace; the kill-at-random-points trials of
-# pin/release/sync; the README's code examples compiled into a scratch copy; every component's own
+# Runs every test: swift-format's lint of every Swift file; componentctl's own package, then its tests that build real packages (minutes),
+# then its tests on a copy of the live workspace; `componentctl check-layers` and `sync --check` on the workspace; actionlint and the
+# schema of the GitHub Actions workflows; the kill-at-random-points trials of pin/release/sync; the README's code examples compiled into a
+# scratch copy; every component's own
 # package, built and tested alone (root `swift test` never runs its dependencies' tests); the
 # integrated tests, once for each app; the router's allocation counts (zero for a static hit); and, last, the template
 # check: a copy of the workspace with a component and a plugin added and one component removed, where the
@@ -30,14 +31,30 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result a
 
 # In the template check's copy (TEMPLATE_COPY_RUN=1) the steps whose inputs are frozen are not repeated.
 copy=${TEMPLATE_COPY_RUN:-0}
-step lint scripts/lint.sh
-[ "$copy" = 1 ] || step componentctl swift test --package-path Tools/componentctl
-step componentctl-builds env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests'
+# A step whose inputs did not change since it passed is not run again (`componentctl cached`: the step's
+# key hashes the git trees of its inputs, uncommitted changes included); COMPONENTCTL_CACHE=off runs all.
+# Components and apps are keyed one by one by `componentctl test` itself.
+swift build --package-path Tools/componentctl --product componentctl 2>&1 | tail -n 1
+cached() {  # cached NAME INPUT-OPTIONS... -- COMMAND...: `step NAME` of the command, skipped when its key passed
+  local name=$1
+  shift
+  step "$name" "$tool" cached "$name" "$@"
+}
+# The tool's tests that copy the live workspace (they check what holds for any workspace) depend on all of it;
+# the rest only on the tool's package and what it depends on.
+live_tests='newInAnAppThenRemoveLeavesTheWorkspaceAsItWas|newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone'
+cached lint --input . -- scripts/lint.sh
+[ "$copy" = 1 ] || cached componentctl --package Tools/componentctl -- swift test --package-path Tools/componentctl --skip "$live_tests"
+[ "$copy" = 1 ] || cached componentctl-builds --package Tools/componentctl -- env COMPONENTCTL_BUILD_TESTS=1 \
+  swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests|APIDiffTests|CIWorkflowTests' --skip "$live_tests"
+[ "$copy" = 1 ] || cached componentctl-live --input . -- env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter "$live_tests"
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
-[ "$copy" = 1 ] || step fault-injection Tools/componentctl/tests/fault-injection.sh
-step readme-examples scripts/check-readme-examples.sh
-# TEST_COMPONENTS names the components to test alone (default: all of them).
+step workflow scripts/lint-workflows.sh
+[ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/tests/fault-injection.sh
+# The README's examples go into the product component, built alone: what they depend on.
+cached readme-examples --input README.md --input scripts/check-readme-examples.sh --package Packages/Business/Product -- scripts/check-readme-examples.sh
+# TEST_COMPONENTS names the components to test alone (default: all of them; those that passed with the same key are cached).
 if [ -n "${TEST_COMPONENTS:-}" ]; then
   # shellcheck disable=SC2086 # a list of names
   step components "$tool" test --standalone $TEST_COMPONENTS --verbose
@@ -51,10 +68,10 @@ step app "$tool" test ${apps:---integrated} --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then
   step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
 elif [ "$copy" != 1 ]; then
-  step router-allocations Tools/router-bench/run.sh --allocations
+  cached router-allocations --package Tools/router-bench -- Tools/router-bench/run.sh --allocations
 fi
 if [ "${TEMPLATE_COPY_CHECK:-1}" != 0 ]; then
-  step template-copy scripts/check-template-copy.sh
+  cached template-copy --input . -- scripts/check-template-copy.sh
 fi
 
 echo

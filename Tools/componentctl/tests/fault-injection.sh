@@ -11,25 +11,26 @@ set -euo pipefail
 trap 'echo "fault-injection: stopped by a failing command at line $LINENO (status $?)" >&2' ERR
 trials=${TRIALS:-120}
 here=$(cd "$(dirname "$0")/.." && pwd)
-workspace=$(cd "$here/../.." && pwd)
+# The tool's own frozen fixture workspace: the trials depend on the tool alone, whatever a team's components are.
+workspace="$here/Tests/Fixtures/Library"
 swift build --package-path "$here" --product componentctl 2>&1 | tail -1
 tool="$here/.build/debug/componentctl"
 work=${FAULT_WORK:-$(mktemp -d)}
 [ -n "${FAULT_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 
-# A repository with two releases of user, a live change after them, and a pinned variant.
+# A repository with two releases of reader, a live change after them, and a pinned variant.
 base="$work/base"
 mkdir -p "$base"
-(cd "$workspace" && git ls-files -z | xargs -0 -I{} cp --parents {} "$base/")
+cp -R "$workspace/." "$base/"
 cd "$base"
 git init -q && git config user.name Fault && git config user.email fault@example.com && git add -A && git commit -qm base
-"$tool" release user 1.0.1 > /dev/null
-"$tool" release user 1.1.0 > /dev/null
-echo "// live" >> Packages/Business/User/Sources/User/UserModule.swift && git commit -qam live
+"$tool" release reader 1.0.1 > /dev/null
+"$tool" release reader 1.1.0 > /dev/null
+echo "// live" >> Packages/Business/Reader/Sources/Reader/ReaderModule.swift && git commit -qam live
 pinned="$work/pinned"
-cp -a "$base" "$pinned" && "$tool" --root "$pinned" pin user 1.1.0 > /dev/null
+cp -a "$base" "$pinned" && "$tool" --root "$pinned" pin reader 1.1.0 > /dev/null
 unsynced="$work/unsynced"
-cp -a "$pinned" "$unsynced" && rm -rf "$unsynced/Packages/.pin-user-1.1.0"
+cp -a "$pinned" "$unsynced" && rm -rf "$unsynced/Packages/.pin-reader-1.1.0"
 # A committed component nothing uses, in the lowest layer of the last component listed, for `remove`.
 removable="$work/removable"
 cp -a "$base" "$removable"
@@ -42,7 +43,7 @@ layer=$("$tool" --root "$removable" list | awk 'END { print $2 }')
 # stray temporary or backup shows; git's lock files.
 state() {
   (cd "$1"
-   sha256sum components.yaml Package.swift App/Shell/Bootstrap.swift 2>/dev/null
+   sha256sum components.yaml Package.swift 2>/dev/null
    [ -f components.lock ] && sha256sum components.lock
    find Packages -path '*/.pin-*' -type f -print0 | sort -z | xargs -0 -r sha256sum
    find Packages -path '*/.pin-*' -type l -printf '%p -> %l\n' | sort
@@ -62,7 +63,7 @@ recover() {  # the next command rolls back; a stale git lock it names is removed
   fi
 }
 
-operations=("base|pin user 1.1.0" "pinned|pin user 1.0.1" "pinned|unpin user" "base|release user 1.2.0" "unsynced|sync" "removable|remove fault-probe")
+operations=("base|pin reader 1.1.0" "pinned|pin reader 1.0.1" "pinned|unpin reader" "base|release reader 1.2.0" "unsynced|sync" "removable|remove fault-probe")
 points=(prepared journal advance tag remove add temp write index committed random)
 passed=0; failed=0; before_count=0; after_count=0
 for trial in $(seq "$trials"); do
@@ -83,7 +84,7 @@ for trial in $(seq "$trials"); do
     # Inside libgit2's tag write, on its lock file: its creation (openat), its link to the ref (link), its removal (unlink).
     calls=(openat link unlink)
     call=${calls[$((RANDOM % 3))]}
-    lock="$subject/.git/refs/tags/user@1.2.0.lock"
+    lock="$subject/.git/refs/tags/reader@1.2.0.lock"
     # shellcheck disable=SC2086
     (strace -f -qq -o /dev/null -P "$lock" -e trace=$call -e inject=$call:signal=KILL:when=1 \
       "$tool" --root "$subject" $command || true) > /dev/null 2>&1

@@ -2,7 +2,6 @@ import ArgumentParser
 import ComponentKit
 import Foundation
 
-
 struct HashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hash",
@@ -43,7 +42,8 @@ struct CachedCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The step's name.") var name: String
-    @Option(name: .customLong("input"), help: ArgumentHelp("A file or folder its result depends on, relative to the workspace root (repeat).", valueName: "path"))
+    @Option(
+        name: .customLong("input"), help: ArgumentHelp("A file or folder its result depends on, relative to the workspace root (repeat).", valueName: "path"))
     var inputs: [String] = []
     @Option(
         name: .customLong("package"),

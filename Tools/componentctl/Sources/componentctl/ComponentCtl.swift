@@ -13,7 +13,8 @@ struct ComponentCtl: ParsableCommand {
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, APIDiffCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
-            AffectedCommand.self, StatusCommand.self, HashCommand.self, CachedCommand.self, CICommand.self, BuildCommand.self, TestCommand.self, RunCommand.self, NewCommand.self, RemoveCommand.self,
+            AffectedCommand.self, StatusCommand.self, HashCommand.self, CachedCommand.self, CICommand.self, BuildCommand.self, TestCommand.self,
+            RunCommand.self, NewCommand.self, RemoveCommand.self,
             PluginCommand.self, SignCommand.self,
             DevCommand.self,
         ])

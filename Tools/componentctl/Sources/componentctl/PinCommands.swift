@@ -96,7 +96,6 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
-
 struct AffectedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "affected", abstract: "List the components changed between two commits, plus every component that depends on them.")
@@ -116,7 +115,8 @@ struct AffectedCommand: ParsableCommand {
 
     func run() throws {
         let workspace = try global.workspace()
-        let rows = try base.map { try AffectedService.rows(try VersionedWorkspace(workspace), base: $0, head: head, uncommitted: uncommitted) }
+        let rows =
+            try base.map { try AffectedService.rows(try VersionedWorkspace(workspace), base: $0, head: head, uncommitted: uncommitted) }
             ?? AffectedService.all(workspace)
         try finish(CommandResult(output: try AffectedService.render(rows, format: format)))
     }

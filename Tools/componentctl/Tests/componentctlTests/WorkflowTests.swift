@@ -38,8 +38,8 @@ import TestSupport
         #expect(uncommitted == ["shelf", "reader", "reader-interface", "catalog", "cache", "values", "app"])
 
         let unknown = try tool(scratch, ["affected", "--base", "nope"])
-        #expect(unknown.status == 3)
-        #expect(unknown.error.contains("Unknown revision 'nope'"))
+        #expect(unknown.status == 2, "a base that names nothing is the user's input")
+        #expect(unknown.error.contains("--base 'nope' names no commit of this clone"))
     }
 
     @Test func statusCountsUnreleasedCommitsAndLocalChanges() throws {

@@ -51,7 +51,8 @@ public struct LocalWorkflowRunner {
         var pending = jobs
         while !pending.isEmpty {
             guard let index = pending.firstIndex(where: { job in Self.needs(job.value).allSatisfy { results[$0] != nil } }) else {
-                throw ToolError("The jobs \(pending.map(\.key).joined(separator: ", ")) need jobs that never run (a cycle, or a misspelt name).", status: .usage)
+                throw ToolError(
+                    "The jobs \(pending.map(\.key).joined(separator: ", ")) need jobs that never run (a cycle, or a misspelt name).", status: .usage)
             }
             let (name, job) = pending.remove(at: index)
             done += try runJob(name, job)
@@ -89,7 +90,9 @@ public struct LocalWorkflowRunner {
     private mutating func runJob(_ name: String, _ job: YAMLNode) throws -> [JobResult] {
         let map = job.mapping ?? [:]
         let failedNeeds = Self.needs(job).filter { results[$0] == "failure" }
-        let condition = try map["if"]?.scalarValue.map { try expression(job).condition($0) } ?? (failedNeeds.isEmpty && Self.needs(job).allSatisfy { results[$0] == "success" })
+        let condition =
+            try map["if"]?.scalarValue.map { try expression(job).condition($0) }
+            ?? (failedNeeds.isEmpty && Self.needs(job).allSatisfy { results[$0] == "success" })
         guard condition else {
             results[name] = "skipped"
             say("== \(name): skipped (its condition is false)\n")
@@ -239,7 +242,8 @@ public struct LocalWorkflowRunner {
             }
             return (true, [:])
         default:
-            throw ToolError("The local runner does not know the action '\(uses)': it emulates checkout, cache, upload-artifact and download-artifact.", status: .usage)
+            throw ToolError(
+                "The local runner does not know the action '\(uses)': it emulates checkout, cache, upload-artifact and download-artifact.", status: .usage)
         }
     }
 
@@ -277,7 +281,8 @@ public struct LocalWorkflowRunner {
             let tail = log.flatMap { try? String(contentsOf: $0, encoding: .utf8) }?.split(separator: "\n").suffix(30).joined(separator: "\n") ?? ""
             text += "\(job.name) failed; the end of its log:\n\(tail)\n"
         }
-        text += "ci local: \(results.filter { $0.result == "success" }.count) jobs passed, \(failed.count) failed, "
+        text +=
+            "ci local: \(results.filter { $0.result == "success" }.count) jobs passed, \(failed.count) failed, "
             + "\(results.filter { $0.result == "skipped" }.count) skipped\n"
         return CommandResult(output: text, status: failed.isEmpty ? .ok : .buildFailed)
     }

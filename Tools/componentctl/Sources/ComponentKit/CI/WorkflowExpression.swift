@@ -44,7 +44,10 @@ indirect enum WorkflowValue: Equatable, Sendable {
         case .bool(let value): value ? "true" : "false"
         case .number(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .string(let value): value
-        case .array, .object: (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        case .array, .object:
+            (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .withoutEscapingSlashes])).map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
         }
     }
 
@@ -66,8 +69,9 @@ indirect enum WorkflowValue: Equatable, Sendable {
 }
 
 /// A workflow expression the local runner cannot evaluate, with the expression.
-struct WorkflowExpressionError: Error, CustomStringConvertible {
+struct WorkflowExpressionError: ComponentctlError {
     var description: String
+    var exitStatus: ExitStatus { .usage }
 }
 
 /// Evaluates the part of GitHub's expression language generated workflows use: literals, contexts with
@@ -273,7 +277,9 @@ struct WorkflowExpression {
             case ("failure", 0): return .bool(evaluator.needsFailed)
             case ("cancelled", 0): return .bool(false)
             case ("always", 0): return .bool(true)
-            default: throw WorkflowExpressionError(description: "'\(expression)' calls \(name) with \(arguments.count) arguments, which the local runner does not know")
+            default:
+                throw WorkflowExpressionError(
+                    description: "'\(expression)' calls \(name) with \(arguments.count) arguments, which the local runner does not know")
             }
         }
     }

@@ -67,7 +67,8 @@ public final class ResultsCache: Sendable {
         }
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].map { $0 + "/.cache" }
         guard let base else { return nil }
-        return ResultsCache(store: FolderStore(folder: URL(fileURLWithPath: base).appendingPathComponent("componentctl/results")), readOnly: readOnly, warn: warn)
+        return ResultsCache(
+            store: FolderStore(folder: URL(fileURLWithPath: base).appendingPathComponent("componentctl/results")), readOnly: readOnly, warn: warn)
     }
 
     /// The action-cache key of `key` passing `action`.

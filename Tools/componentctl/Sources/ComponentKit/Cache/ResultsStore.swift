@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Where passed results are kept, in the layout of Bazel's HTTP remote cache: `ac/<key>` (an action-cache

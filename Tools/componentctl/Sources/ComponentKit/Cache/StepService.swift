@@ -46,7 +46,9 @@ public enum StepService {
     /// records a pass. `say` gets the one line that tells which happened.
     public static func run(_ step: Step, key: ComponentKey, cache: ResultsCache?, say: (String) -> Void) throws -> Int32 {
         if let cache, let passed = cache.passed(key.key, action: "step") {
-            say("\(step.name): cached (key \(key.key.prefix(12)), passed \(passed.finished) in \(String(format: "%.1fs", passed.seconds))): its inputs did not change\n")
+            say(
+                "\(step.name): cached (key \(key.key.prefix(12)), passed \(passed.finished) in \(String(format: "%.1fs", passed.seconds))): its inputs did not change\n"
+            )
             return 0
         }
         guard let program = step.command.first else { throw ToolError("Give the command to run after --.", status: .usage) }

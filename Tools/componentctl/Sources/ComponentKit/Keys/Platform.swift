@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The platform a build's result depends on, in one line: the operating system and its version, the C
@@ -22,11 +22,11 @@ enum Platform {
             parts += [fields["ID"] ?? "unknown", fields["VERSION_ID"] ?? "rolling"]
         }
         #if canImport(Glibc)
-            // "glibc 2.36": the C library every Swift binary links.
-            var buffer = [CChar](repeating: 0, count: 64)
-            if confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 {
-                parts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
+        // "glibc 2.36": the C library every Swift binary links.
+        var buffer = [CChar](repeating: 0, count: 64)
+        if confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 {
+            parts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         #endif
         return (parts + [machine]).joined(separator: " ")
     }
