@@ -23,6 +23,7 @@ step() {  # step NAME COMMAND...: runs the command, logs it, counts the result a
   echo "=== $name: $*"
   if "$@" 2>&1 | tee "$log_dir/$name.log"; then
     passed=$((passed + 1)); result=ok
+    grep -q "^$name: cached (key " "$log_dir/$name.log" && result=cached
   else
     failed+=("$name"); result=FAILED
   fi
