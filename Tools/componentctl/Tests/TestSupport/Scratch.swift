@@ -52,7 +52,8 @@ public struct Scratch: Sendable {
         return scratch
     }
 
-    private static func copyTree(_ source: URL, to destination: URL) throws {
+    /// Copies `source` without its build output (`.build*` folders, `.swiftpm`).
+    static func copyTree(_ source: URL, to destination: URL) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder), isFolder.boolValue else {
             return try FileManager.default.copyItem(at: source, to: destination)
