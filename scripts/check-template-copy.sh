@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
 # The template's promise, checked: a copy of this workspace in which a team added a component with
 # `componentctl new` and removed one of the components it came with passes `make test` unchanged.
-# Copies the working tree (what git tracks or would track) to a scratch folder, makes it a repository,
+# Copies the working tree (what git tracks or would track) to .build/template-copy, makes it a repository,
 # adds `Wishlist`, plugs a scaffolded plugin in, switches it off and takes it out again (building and
 # opening the App each time, see below), removes the last business component that `componentctl remove` accepts once the App's
 # hand-written wiring of it is taken out (as a team would do by hand), commits, and runs `make test` there
-# (without this step, so it does not recur). KEEP=1 keeps the copy.
+# (without this step, so it does not recur). The copy lives in .build/template-copy and keeps its build
+# folders between runs: each run replaces everything else in it with the workspace's files, their times
+# kept, so after a small change the copy's builds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-[ "${KEEP:-}" = 1 ] && echo "template-copy: the copy stays in $work" || trap 'rm -rf "$work"' EXIT
+work=$PWD/.build/template-copy
+fresh=$work.next
+rm -rf "$fresh" && mkdir -p "$fresh"
+if [ -d "$work" ]; then
+  # A build folder (and the Package.resolved beside it) is kept where the workspace still has its package.
+  (cd "$work" && find . -path ./.git -prune -o \( -name .build -type d -prune -o -name Package.resolved \) -print) |
+    while IFS= read -r kept; do
+      [ -d "$(dirname "$kept")" ] || continue
+      mkdir -p "$fresh/$(dirname "$kept")" && mv "$work/$kept" "$fresh/$kept"
+    done
+  rm -rf "$work"
+fi
+mv "$fresh" "$work"
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
   [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
 done | tar --null -T - -cf - | tar -xf - -C "$work"

@@ -38,6 +38,10 @@ struct BuildOptions: ParsableArguments {
             throw ValidationError("--app builds whole apps; name no components and no --all, --affected or --standalone")
         }
         if affected && base == nil { throw ValidationError("--affected needs --base REF") }
+        if noCache && (cache != nil || cacheReadOnly) { throw ValidationError("--no-cache uses no cache: drop --cache and --cache-read-only") }
+        if mode == .standalone && components.isEmpty && !all && !affected {
+            throw ValidationError("--standalone needs the components to take alone: name them, or give --all or --affected --base REF")
+        }
         if mode == .integrated && (all || !components.isEmpty) { throw ValidationError("--integrated builds the App; name no components and no --all") }
         if affected && (all || !components.isEmpty) { throw ValidationError("--affected chooses the components itself") }
     }
@@ -75,7 +79,11 @@ struct BuildOptions: ParsableArguments {
     ) throws -> [BuildService.Job] {
         do {
             let environment = try KeyEnvironment.current(swift: swift, configuration: configuration.rawValue, environment: variables)
-            let keyed = try BuildPlanner.keyed(jobs, in: try VersionedWorkspace(workspace), environment: environment)
+            let versioned = try VersionedWorkspace(workspace)
+            let keyed = try BuildPlanner.keyed(jobs, in: versioned, environment: environment)
+            if let warning = cache.placementWarning(in: versioned.repository) {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
             let dirty = keyed.filter(\.keyIsUncommitted).map(\.name)
             progress.note(
                 "Results cache: \(cache.location)\(cache.readOnly ? " (read-only)" : "")"

@@ -58,6 +58,7 @@ struct CachedCommand: ParsableCommand {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("Give the command after --, like: componentctl cached lint --input . -- scripts/lint.sh") }
+        if noCache && (cache != nil || cacheReadOnly) { throw ValidationError("--no-cache uses no cache: drop --cache and --cache-read-only") }
         if inputs.isEmpty && packages.isEmpty { throw ValidationError("Name what the step depends on with --input PATH or --package PATH.") }
     }
 
@@ -73,6 +74,7 @@ struct CachedCommand: ParsableCommand {
             : try ResultsCache.configured(location: cache, readOnly: cacheReadOnly, environment: variables) { warning in
                 FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
             }
+        if let warning = cache?.placementWarning(in: context.repository) { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let status = try StepService.run(step, key: key, cache: cache) { FileHandle.standardOutput.write(Data($0.utf8)) }
         if status != 0 { throw ExitCode(status) }
     }

@@ -32,7 +32,7 @@ struct ComponentCtl: ParsableCommand {
             status = exit.rawValue
         } catch let error as any ComponentctlError {
             // A components.yaml error is already a list of `components.yaml:line:col: error: ...` lines.
-            let isDiagnosticList = if case WorkspaceError.invalid = error { true } else { false }
+            let isDiagnosticList = if case WorkspaceError.invalid = error { true } else { error is YAMLError }
             FileHandle.standardError.write(Data(((isDiagnosticList ? "" : "error: ") + ToolError.describe(error) + "\n").utf8))
             status = error.exitStatus.rawValue
         } catch {

@@ -109,15 +109,22 @@ struct AffectedCommand: ParsableCommand {
     var format: AffectedService.Format = .text
 
     func validate() throws {
-        if all == (base != nil) { throw ValidationError("Give --base REF (the commit to compare from) or --all, not both.") }
+        if !all && base == nil { throw ValidationError("Give --base REF (the commit to compare from), or --all (everything, as for a first push).") }
+        if all && base != nil { throw ValidationError("Give --base REF or --all, not both.") }
         if all && (head != nil || uncommitted) { throw ValidationError("--all takes every component: drop --head and --uncommitted.") }
+        if uncommitted && head != nil { throw ValidationError("--uncommitted compares the working tree, which follows HEAD: drop --head.") }
     }
 
     func run() throws {
         let workspace = try global.workspace()
-        let rows =
-            try base.map { try AffectedService.rows(try VersionedWorkspace(workspace), base: $0, head: head, uncommitted: uncommitted) }
-            ?? AffectedService.all(workspace)
+        var rows = AffectedService.all(workspace)
+        if let base {
+            let context = try VersionedWorkspace(workspace)
+            rows = try AffectedService.rows(context, base: base, head: head, uncommitted: uncommitted)
+            if !uncommitted, head == nil, try !context.repository.changedFiles(under: context.prefix).isEmpty {
+                FileHandle.standardError.write(Data("note: uncommitted changes are not counted; add --uncommitted to count them.\n".utf8))
+            }
+        }
         try finish(CommandResult(output: try AffectedService.render(rows, format: format)))
     }
 }

@@ -100,6 +100,28 @@ import TestSupport
         #expect(committed.recipe.contains("tree \(try scratch.git("rev-parse", "HEAD:\(folder)").trimmingCharacters(in: .whitespacesAndNewlines))"))
     }
 
+    @Test func aPackageByPathThatIsNoComponentIsKeyedByItsTree() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let shelf = try key(scratch, "shelf")
+        try scratch.write("Packages/Shared/Util/Package.swift", "// swift-tools-version: 6.0\n")
+        try scratch.write("Packages/Shared/Util/Sources/Util/Util.swift", "public let util = 1\n")
+        let manifest = "Packages/Business/Shelf/Package.swift"
+        try scratch.replace(
+            in: manifest, "        .package(path: \"../../Foundation/Kit\"),\n",
+            with: "        .package(path: \"../../Foundation/Kit\"),\n        .package(path: \"../../Shared/Util\"),\n")
+        let withUtil = try #require(try keys(scratch)["shelf"])
+        #expect(withUtil.key != shelf)
+        #expect(withUtil.recipe.contains { $0.hasPrefix("path Packages/Shared/Util ") })
+        #expect(!withUtil.recipe.contains { $0.hasPrefix("path Packages/Foundation/Kit") }, "a component is keyed by its key, not its tree")
+
+        try scratch.write("Packages/Shared/Util/Sources/Util/Util.swift", "public let util = 2\n")
+        #expect(try key(scratch, "shelf") != withUtil.key)
+
+        try scratch.replace(in: manifest, "../../Shared/Util", with: "/srv/elsewhere/Util")
+        let context = try VersionedWorkspace(try scratch.load())
+        #expect(throws: ToolError.self) { try HashService.keys(context, names: ["shelf"], apps: [], environment: Self.environment) }
+    }
+
     @Test func theRecipeNamesEveryIngredientAndNoPathOfThisMachine() throws {
         let scratch = try Scratch.fixtureRepository()
         let shelf = try #require(try keys(scratch)["shelf"])

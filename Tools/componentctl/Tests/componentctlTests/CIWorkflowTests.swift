@@ -38,6 +38,27 @@ struct CIWorkflowTests {
         #expect(updated.contains("# our note\n") && updated.hasSuffix(ownJob))
         #expect(try tool(scratch, ["ci", "github", "--check"]).status == 0)
 
+        // A block pasted twice, and a file that is no YAML (outside the block too): refused, the file as it was.
+        let good = try scratch.read(Self.workflow)
+        try scratch.write(Self.workflow, good + "  # BEGIN componentctl: jobs\n  # END componentctl: jobs\n")
+        let twice = try tool(scratch, ["ci", "github"])
+        #expect(twice.status == 2)
+        #expect(twice.error.contains("has '# BEGIN componentctl: jobs' more than once"))
+        try scratch.write(Self.workflow, good + "notes: [unclosed\n")
+        for arguments in [["ci", "github"], ["sync", "--check"]] {
+            let invalid = try tool(scratch, arguments)
+            #expect(invalid.status == 2, "\(arguments)")
+            #expect(invalid.error.hasPrefix("\(Self.workflow):"), "\(invalid.error)")
+            #expect(invalid.error.contains("invalid YAML"))
+        }
+        #expect(try scratch.read(Self.workflow) == good + "notes: [unclosed\n")
+        // A file with CRLF line ends gets CRLF in the lines componentctl writes.
+        try scratch.write(
+            Self.workflow, good.replacingOccurrences(of: "test --app shelf-only --verbose", with: "test").replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(try tool(scratch, ["ci", "github"]).status == 0)
+        #expect(try scratch.read(Self.workflow) == good.replacingOccurrences(of: "\n", with: "\r\n"))
+        try scratch.write(Self.workflow, good)
+
         try scratch.replace(in: Self.workflow, "  # BEGIN componentctl: jobs\n", with: "")
         let broken = try tool(scratch, ["ci", "github"])
         #expect(broken.status == 2)

@@ -48,7 +48,10 @@ import TestSupport
         try scratch.commitAll("a note")
         #expect(lines(try tool(scratch, ["test", "shelf"], swift: swift, cache: cache), "cached") == ["shelf"])
         // --no-cache runs it anyway; the integrated App is cached by its own key.
-        #expect(lines(try tool(scratch, ["test", "shelf", "--no-cache"], swift: swift, cache: cache), "ok") == ["shelf"])
+        let noCache = try ToolProcess.run(
+            ["test", "shelf", "--no-cache", "--root", scratch.root.path], environment: ["COMPONENTCTL_SWIFT": swift, "COMPONENTCTL_CACHE": cache])
+        #expect(lines(noCache, "ok") == ["shelf"])
+        #expect(try tool(scratch, ["test", "shelf", "--no-cache"], swift: swift, cache: cache).status == 2, "--no-cache and --cache contradict")
         #expect(lines(try tool(scratch, ["test", "--integrated"], swift: swift, cache: cache), "ok") == ["app"])
         #expect(lines(try tool(scratch, ["test", "--integrated"], swift: swift, cache: cache), "cached") == ["app"])
         // Builds are never skipped: the user wants what they make.
@@ -123,6 +126,20 @@ import TestSupport
         let wrong = try tool(scratch, ["test", "values"], swift: swift, cache: "ftp://example.com/cache")
         #expect(wrong.status == 2)
         #expect(wrong.error.contains("The results cache 'ftp://example.com/cache' is no folder and no http(s):// URL"))
+        let noValue = try tool(scratch, ["test", "values"], swift: swift, cache: "")
+        #expect(noValue.status == 2)
+        #expect(noValue.error.contains("--cache was given no value"))
+        for off in ["OFF", "none"] {
+            let result = try ToolProcess.run(
+                ["test", "values", "--root", scratch.root.path], environment: ["COMPONENTCTL_SWIFT": swift, "COMPONENTCTL_CACHE": off])
+            #expect(lines(result, "ok") == ["values"])
+            #expect(!result.output.contains("Results cache"), "\(off) turns the cache off")
+        }
+        // A folder inside the workspace that git does not ignore would change the keys it records.
+        let inside = try tool(scratch, ["test", "values"], swift: swift, cache: scratch.root.appendingPathComponent("results").path)
+        #expect(inside.error.contains("is inside the repository and git does not ignore it"))
+        try scratch.write(".gitignore", ((try? scratch.read(".gitignore")) ?? "") + "results/\n")
+        #expect(!(try tool(scratch, ["test", "values"], swift: swift, cache: scratch.root.appendingPathComponent("results").path).error.contains("inside")))
     }
 
     @Test func aBazelRemoteCacheOnNginxSharesResultsBetweenClones() throws {

@@ -11,6 +11,9 @@ public enum CIService {
         if check {
             return CommandResult(output: "\(GitHubWorkflow.path) is out of date; run 'componentctl ci github'.\n", status: .findings)
         }
+        if FileStatus.isRealFolder(url) {
+            throw ToolError("\(GitHubWorkflow.path) is a folder, not a file. Move it away, then run 'componentctl ci github' again.", status: .usage)
+        }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(Data(regenerated.utf8), to: url)
         return CommandResult(

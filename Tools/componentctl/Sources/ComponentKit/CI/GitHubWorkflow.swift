@@ -158,12 +158,23 @@ public enum GitHubWorkflow {
     static func regenerated(_ current: String?, workspace: Workspace) throws -> String {
         let toolFolders = try StepService.packageFolders([toolPackage], root: workspace.root).sorted()
         guard let current else { return file(workspace, toolFolders: toolFolders) }
-        guard let rewritten = block.rewriting(current, { _ in "\n" + jobs(workspace, toolFolders: toolFolders) }) else {
+        for marker in [begin, end] where current.components(separatedBy: marker).count > 2 {
+            throw ToolError(
+                "\(path) has '\(marker.trimmingCharacters(in: .whitespaces))' more than once, so componentctl does not know which lines are "
+                    + "its own. Keep one block (delete the copy), then run 'componentctl ci github'.",
+                status: .usage)
+        }
+        // A file written with CRLF line ends keeps them in the lines componentctl writes too.
+        let lineEnd = current.contains("\r\n") ? "\r\n" : "\n"
+        let generated = ("\n" + jobs(workspace, toolFolders: toolFolders)).replacingOccurrences(of: "\n", with: lineEnd)
+        guard let rewritten = block.rewriting(current, { _ in generated }) else {
             throw ToolError(
                 "\(path) has no '\(begin.trimmingCharacters(in: .whitespaces))' ... '\(end.trimmingCharacters(in: .whitespaces))' block, so "
                     + "componentctl does not know which lines are its own. Put the markers back, or move the file away and run 'componentctl ci github'.",
                 status: .usage)
         }
+        // GitHub refuses a workflow that is not YAML; so does componentctl, whatever part of it broke.
+        _ = try YAMLLoader.load(Array(rewritten.utf8), path: path)
         return rewritten
     }
 

@@ -33,13 +33,24 @@ public struct LocalWorkflowRunner {
         self.actionsCache = actionsCache ?? folder.appendingPathComponent("actions-cache")
         repository = context.repository.workdir
         commit = try context.repository.headCommit().hex
-        self.base = try base.map { try context.repository.resolveCommit($0).hex }
+        self.base = try base.map { try AffectedService.revision($0, option: "--base", in: context.repository).hex }
         self.folder = folder
         self.say = say
     }
 
-    /// Runs the workflow at `path` (relative to the repository); its jobs and what became of each.
-    public mutating func run(workflow path: String) throws -> [JobResult] {
+    /// Runs the workflow at `given` (relative to the repository, or an absolute path inside it); its jobs and what became of each.
+    public mutating func run(workflow given: String) throws -> [JobResult] {
+        var path = given
+        if given.hasPrefix("/") {
+            let base = repository.standardizedFileURL.path + "/"
+            let full = URL(fileURLWithPath: given).standardizedFileURL.path
+            guard full.hasPrefix(base) else {
+                throw ToolError(
+                    "The workflow \(given) is outside the repository: its jobs run in clones of the repository, so it must be one of its "
+                        + "files. Give its path relative to the repository.", status: .usage)
+            }
+            path = String(full.dropFirst(base.count))
+        }
         let url = repository.appendingPathComponent(path)
         guard let bytes = FileManager.default.contents(atPath: url.path) else {
             throw ToolError("There is no workflow at \(path): write it with 'componentctl ci github'.", status: .usage)

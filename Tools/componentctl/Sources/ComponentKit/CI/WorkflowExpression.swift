@@ -279,7 +279,9 @@ struct WorkflowExpression {
             case ("always", 0): return .bool(true)
             default:
                 throw WorkflowExpressionError(
-                    description: "'\(expression)' calls \(name) with \(arguments.count) arguments, which the local runner does not know")
+                    description:
+                        "'\(expression)' calls \(name) with \(arguments.count) argument\(arguments.count == 1 ? "" : "s"), which the local runner does not know"
+                )
             }
         }
     }

@@ -45,6 +45,16 @@ public final class ResultsCache: Sendable {
     /// The folder or URL results are kept in.
     public var location: String { store.location }
 
+    /// A warning when the cache is a folder inside `repository`'s working tree that git does not ignore: what
+    /// it records there would change the keys of the folder it is in, so nothing would ever be found again.
+    public func placementWarning(in repository: GitRepository) -> String? {
+        guard let folder = (store as? FolderStore)?.folder, let path = repository.relativePath(of: folder),
+            path.isEmpty || (try? repository.isIgnored(path + "/")) != true
+        else { return nil }
+        return "the results cache \(location) is inside the repository and git does not ignore it: what it records changes the keys. "
+            + "Use a folder outside it (the default is ~/.cache/componentctl/results) or one .gitignore names."
+    }
+
     /// The cache `--cache`/`COMPONENTCTL_CACHE` names (a folder, or an http(s):// URL of a Bazel remote
     /// cache; `off` for none), else the user's cache folder (`$XDG_CACHE_HOME/componentctl/results`, or
     /// `~/.cache/...`); nil when caching is off. Throws naming a location it cannot use.
@@ -52,8 +62,11 @@ public final class ResultsCache: Sendable {
         location option: String?, readOnly: Bool, environment: [String: String], warn: @escaping @Sendable (String) -> Void
     ) throws -> ResultsCache? {
         let readOnly = readOnly || ["1", "true", "yes"].contains(environment["COMPONENTCTL_CACHE_READ_ONLY"]?.lowercased() ?? "")
+        if option?.isEmpty == true {
+            throw ToolError("--cache was given no value. Give a folder, the URL of a Bazel remote cache, or 'off'.", status: .usage)
+        }
         let named = option ?? environment["COMPONENTCTL_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
-        if named == "off" { return nil }
+        if let named, ["off", "none", "false", "0", "no"].contains(named.lowercased()) { return nil }
         if let named {
             if named.contains("://") {
                 guard let url = URL(string: named), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -120,7 +133,8 @@ public final class ResultsCache: Sendable {
             unreachable.withLock { $0 = true }
             warn("the results cache \(location) cannot be reached (\(error)); every job runs, and no result is recorded in this run")
         } else {
-            warn("the results cache \(location) could not \(what) a result (\(store?.description ?? ToolError.describe(error))); the job runs as if uncached")
+            let consequence = what == "read" ? "the job runs as if uncached" : "the result is not recorded"
+            warn("the results cache \(location) could not \(what) a result (\(store?.description ?? ToolError.describe(error))); \(consequence)")
         }
     }
 }

@@ -56,13 +56,15 @@ struct FolderStore: ResultsStore {
 /// `cas/<sha256>` below its URL. A user and password in the URL are sent as Basic authentication.
 struct HTTPStore: ResultsStore {
     let base: URL
-    /// Seconds a request may go without an answer.
+    /// Seconds a request may take, whole: a server that trickles its answer is given up as one that is silent.
     var timeout: TimeInterval = 10
 
     var location: String {
-        guard var parts = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return base.absoluteString }
-        if parts.password != nil { parts.password = "***" }
-        return parts.string ?? base.absoluteString
+        var parts = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        if parts?.password != nil { parts?.password = "***" }
+        var text = parts?.string ?? base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     func get(_ path: String) throws -> [UInt8]? {
@@ -97,7 +99,8 @@ struct HTTPStore: ResultsStore {
             if let error {
                 let code = (error as? URLError)?.code
                 let unreachable = [.cannotConnectToHost, .cannotFindHost, .timedOut, .networkConnectionLost, .notConnectedToInternet].contains(code)
-                result = .failure(StoreError(description: "\(method) \(location)/\(path) failed: \(error.localizedDescription)", unreachable: unreachable))
+                let reason = code == .timedOut ? timedOut : Self.reason(of: error)
+                result = .failure(StoreError(description: "\(method) \(location)/\(path) failed: \(reason)", unreachable: unreachable))
             } else {
                 result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data ?? Data())))
             }
@@ -105,8 +108,28 @@ struct HTTPStore: ResultsStore {
             done.signal()
         }
         task.resume()
-        done.wait()
-        guard let result = answer.withLock({ $0 }) else { throw StoreError(description: "\(method) \(location)/\(path) gave no answer") }
+        // URLSession's own timeout restarts at every byte (and is 60 s on Linux whatever the request says).
+        guard done.wait(timeout: .now() + timeout) == .success, let result = answer.withLock({ $0 }) else {
+            task.cancel()
+            throw StoreError(description: "\(method) \(location)/\(path) failed: \(timedOut)", unreachable: true)
+        }
         return try result.get()
+    }
+
+    private var timedOut: String { "no whole answer within \(Int(timeout)) s" }
+
+    /// The transport's words for a failure, without Foundation's "The operation could not be completed" wrapping.
+    private static func reason(of error: any Error) -> String {
+        guard let error = error as? URLError else { return "\(error)" }
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost: return "unknown host"
+        case .networkConnectionLost: return "the connection was lost"
+        case .notConnectedToInternet: return "no network"
+        case .badServerResponse: return "not an HTTP answer"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            return "TLS failed (\(error.code.rawValue))"
+        default: return "\(error.localizedDescription) (URL error \(error.code.rawValue))"
+        }
     }
 }

@@ -380,6 +380,13 @@ public final class GitRepository {
         return paths.sorted()
     }
 
+    /// Whether git ignores `path` (relative to the working tree; a folder ends in "/").
+    public func isIgnored(_ path: String) throws -> Bool {
+        var ignored: Int32 = 0
+        try check(git_ignore_path_is_ignored(&ignored, pointer, path), "read the ignore rules")
+        return ignored != 0
+    }
+
     // MARK: - Helpers
 
     private func withCommit<T>(_ commit: GitOID, _ body: (OpaquePointer?) throws -> T) throws -> T {

@@ -37,7 +37,14 @@ public struct KeyEnvironment: Sendable, Equatable {
 
     /// The environment of this machine: `swift --version` of `swift` (the one builds use), and the platform.
     public static func current(swift: String, configuration: String, environment: [String: String]) throws -> KeyEnvironment {
-        let run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"])
+        let run: ProcessRunner.Output
+        do {
+            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"])
+        } catch {
+            throw ToolError(
+                "Cannot run the Swift compiler '\(swift)' (\(ToolError.describe(error))). Set COMPONENTCTL_SWIFT to a swift executable, "
+                    + "or unset it to use the one on the PATH.", status: .environment)
+        }
         guard run.status == 0 else {
             throw ToolError("'\(swift) --version' failed (\(run.status)): \(run.errorText) Is Swift installed and on the PATH?", status: .environment)
         }
@@ -103,9 +110,23 @@ public struct ComponentKeys {
             uncommitted = uncommitted || key.uncommitted
         }
         var inexact: [String] = []
-        for dependency in (package?.manifest?.dependencies ?? []).filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity }) {
+        let dependencies = package?.manifest?.dependencies ?? []
+        for dependency in dependencies.filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity }) {
             recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(dependency.requirement ?? "(requirement not read)")")
             if !dependency.isExact { inexact.append(dependency.identity) }
+        }
+        // A package by path that is no component is keyed by its tree like a component's own folder.
+        let folder = context.workspace.folder(of: component)
+        for written in dependencies.compactMap(\.path).sorted() {
+            let target = URL(fileURLWithPath: written, relativeTo: folder).standardizedFileURL
+            guard !context.workspace.components.contains(where: { context.workspace.folder(of: $0).standardizedFileURL == target }) else { continue }
+            guard let inside = context.repository.relativePath(of: target) else {
+                throw ToolError(
+                    "'\(component.name)' depends on the package at \(written), outside the repository, so no key can follow its changes. "
+                        + "Move it into the repository, or make it a component of components.yaml.", status: .usage)
+            }
+            recipe.append("path \(inside) \(try trees.treeID(of: inside)?.hex ?? "none")")
+            uncommitted = uncommitted || trees.isDirty(inside)
         }
         recipe += environment.recipe
         visiting.remove(component.name)

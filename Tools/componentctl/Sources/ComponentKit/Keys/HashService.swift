@@ -11,9 +11,15 @@ public enum HashService {
     public static func keys(
         _ context: VersionedWorkspace, names: [String], apps: [String], environment: KeyEnvironment
     ) throws -> [ComponentKey] {
+        let unknown = names.filter { context.workspace.component(named: $0) == nil }
+        if !unknown.isEmpty {
+            let messages = unknown.map { ToolError.describe(context.workspace.unknownComponent($0)) }
+            throw ToolError(messages.joined(separator: "\nerror: "), status: .usage)
+        }
         var keys = try ComponentKeys(context, environment: environment)
         let everything = names.isEmpty && apps.isEmpty
-        let components = everything ? context.workspace.components.map(\.name) : names
+        var seen: Set<String> = []
+        let components = everything ? context.workspace.components.map(\.name) : names.filter { seen.insert($0).inserted }
         var result = try components.map { try keys.key(of: $0) }
         let declared = everything ? context.workspace.apps : try apps.map { try context.workspace.app(named: $0) }
         result += try declared.map { try keys.appKey($0) }
@@ -26,7 +32,10 @@ public enum HashService {
         case .json:
             return CommandResult(output: try JSONOutput.string(keys))
         case .key:
-            return CommandResult(output: keys.map { $0.key + "\n" }.joined())
+            let dirty = keys.filter(\.uncommitted).map(\.name)
+            return CommandResult(
+                output: keys.map { $0.key + "\n" }.joined(),
+                errors: dirty.isEmpty ? "" : "note: the keys of \(dirty.joined(separator: ", ")) include uncommitted changes.\n")
         case .text:
             var text = TextTable.render(
                 [["NAME", "KEY", ""]] + keys.map { [$0.name, $0.key, $0.uncommitted ? "uncommitted changes" : ""] })

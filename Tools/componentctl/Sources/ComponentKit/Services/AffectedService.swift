@@ -62,7 +62,7 @@ public enum AffectedService {
     }
 
     /// The commit `text` names; a usage error that says what to do when there is none.
-    private static func revision(_ text: String, option: String, in repository: GitRepository) throws -> GitOID {
+    static func revision(_ text: String, option: String, in repository: GitRepository) throws -> GitOID {
         do {
             return try repository.resolveCommit(text)
         } catch {

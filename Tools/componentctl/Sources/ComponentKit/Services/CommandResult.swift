@@ -75,7 +75,7 @@ extension ToolError {
         case let error as ToolError: error.message
         case let error as GitError: error.message.hasSuffix(".") ? error.message : error.message + "."
         case let error as CocoaError:
-            "Cannot change '\(error.filePath ?? "a file")': \(error.reason)."
+            "\((256..<512).contains(error.code.rawValue) ? "Cannot read" : "Cannot change") '\(error.filePath ?? "a file")': \(error.reason)."
         case is DecodingError: "The data cannot be read: \(JSONOutput.summary(of: error))."
         default: "\(error)"
         }

@@ -12,6 +12,11 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(path):\(location.line):\(location.column): error: \(message)" }
 }
 
+extension YAMLError: ComponentctlError {
+    /// A file that is not the YAML it should be is the user's to fix.
+    public var exitStatus: ExitStatus { .usage }
+}
+
 /// Loads one YAML document through libyaml's event API, keeping the position of every scalar.
 ///
 /// libyaml's marks count characters, not bytes, and skip a BOM; ``TextPositions`` turns them into

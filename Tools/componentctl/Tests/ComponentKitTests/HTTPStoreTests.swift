@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import ComponentKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remote results cache that answers too slowly is given up at the store's deadline, whole: a server that
+/// trickles its answer a byte at a time is as good as silent.
+@Suite struct HTTPStoreTests {
+    @Test(arguments: [SlowServer.Behaviour.silent, .trickling])
+    func aSlowServerIsGivenUpAtTheDeadline(_ behaviour: SlowServer.Behaviour) throws {
+        let server = try SlowServer(behaviour)
+        defer { server.stop() }
+        let store = HTTPStore(base: try #require(URL(string: "http://127.0.0.1:\(server.port)/cache")), timeout: 1)
+        let error = try #require(throws: StoreError.self) { try store.get("ac/0000") }
+        #expect(error.unreachable)
+        #expect(error.description.contains("no whole answer within 1 s"), "\(error)")
+    }
+}
+
+/// A loopback HTTP server that never finishes an answer: it says nothing, or sends headers and then a
+/// byte every 100 ms.
+final class SlowServer: @unchecked Sendable {
+    enum Behaviour: Sendable { case silent, trickling }
+    let port: UInt16
+    private let socket: Int32
+
+    init(_ behaviour: Behaviour) throws {
+        let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, length) == 0 && getsockname(listening, $0, &length) == 0 }
+        }
+        guard bound, listen(listening, 8) == 0 else {
+            close(listening)
+            throw POSIXError(.EADDRINUSE)
+        }
+        socket = listening
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread {
+            while true {
+                let client = accept(listening, nil, nil)
+                guard client >= 0 else { return }
+                Thread.detachNewThread {
+                    defer { close(client) }
+                    guard behaviour == .trickling else {
+                        sleep(30)
+                        return
+                    }
+                    let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+                    guard send(client, head, head.utf8.count, Int32(MSG_NOSIGNAL)) > 0 else { return }
+                    for _ in 0..<300 {
+                        guard send(client, "x", 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                        usleep(100_000)
+                    }
+                }
+            }
+        }
+    }
+
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+}
