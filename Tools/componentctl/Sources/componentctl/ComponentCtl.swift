@@ -23,6 +23,11 @@ struct ComponentCtl: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     static func main() {
+        // A parent may start us with signals blocked (a test runner's worker thread does); every thread and child
+        // process would inherit that, and a request to stop would never arrive. Start as a shell would start us.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         let status: Int32
         do {
             var command = try parseAsRoot()

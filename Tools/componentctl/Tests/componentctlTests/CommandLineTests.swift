@@ -19,6 +19,16 @@ import TestSupport
         #expect(shelf["version"] as? String == "1.0.0")
     }
 
+    @Test(arguments: [(8, 8), (40, 120)])
+    func aGeneratedWorkspacePassesItsOwnCheck(components: Int, files: Int) throws {
+        let folder = try Scratch(named: "generated").root.appendingPathComponent("workspace").path
+        let generated = try ToolProcess.run(["dev", "generate-workspace", folder, "--components", "\(components)", "--files", "\(files)"])
+        #expect(generated.status == 0, "\(generated.error)")
+        let check = try ToolProcess.run(["check-layers", "--root", folder])
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.hasPrefix("check-layers: clean"))
+    }
+
     @Test func listTextIsATable() throws {
         let result = try ToolProcess.run(["--root", fixture, "list"])
         let lines = result.output.split(separator: "\n")

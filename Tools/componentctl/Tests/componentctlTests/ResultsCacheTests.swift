@@ -85,6 +85,42 @@ import TestSupport
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(try FileManager.default.subpathsOfDirectory(atPath: cache.path).sorted() == before)
+
+        // Asked to stop (SIGTERM, as a CI runner cancels): the test it runs is interrupted too, not left running.
+        let marker = scratch.root.appendingPathComponent("interrupted")
+        try Data(
+            """
+            #!/bin/sh
+            case "$*" in --version) echo "swift --version"; exit 0;; esac
+            sleep 30 &
+            trap "kill $!; echo interrupted > \(marker.path); exit 130" INT
+            wait $!
+
+            """.utf8
+        ).write(to: slow)
+        try FileManager.default.removeItem(at: log)
+        let stopped = Process()
+        stopped.executableURL = try ToolProcess.binary()
+        stopped.arguments = process.arguments
+        stopped.environment = process.environment
+        stopped.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        stopped.standardError = errors
+        try stopped.run()
+        while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("swift test"), Date() < deadline.addingTimeInterval(20) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(stopped.processIdentifier, SIGTERM)
+        let patience = Date().addingTimeInterval(20)
+        while stopped.isRunning, Date() < patience { Thread.sleep(forTimeInterval: 0.05) }
+        if stopped.isRunning { kill(stopped.processIdentifier, SIGKILL) }
+        stopped.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stopped.terminationStatus == 4)
+        #expect(said.contains("Stopped (signal 15) while running values"), "\(said)")
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the test got the interrupt")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: cache.path).sorted() == before)
     }
 
     @Test func aDamagedUnusableOrReadOnlyStoreIsAWarningAndTheTestsRun() throws {

@@ -163,6 +163,7 @@ public struct BuildService {
         } catch {
             throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
+        let stop = StopForwarding(to: process)
         if verbose {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
                 handle.write(data)
@@ -170,6 +171,9 @@ public struct BuildService {
             }
         }
         process.waitUntilExit()
+        if let signal = stop.finish() {
+            throw ToolError("Stopped (signal \(signal)) while running \(job.name); nothing of it was recorded.", status: .buildFailed)
+        }
         return process.terminationStatus == 0
     }
 
