@@ -89,4 +89,17 @@ import TestSupport
         #expect(try tool(scratch.root, ["affected", "--base", "HEAD"]).output == "Nothing is affected.\n")
         #expect(try tool(scratch.root, ["affected", "--base", "HEAD", "--format", "json"]).output == "[]\n")
     }
+
+    @Test func aMatrixOfMoreComponentsThanGitHubRunsSharesThemOutOverItsJobs() throws {
+        let folder = try Scratch(named: "large").root.appendingPathComponent("workspace")
+        #expect(try tool(folder.deletingLastPathComponent(), ["dev", "generate-workspace", folder.path, "--components", "600", "--files", "600"]).status == 0)
+        let matrix = try tool(folder, ["affected", "--all", "--format", "github-matrix"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(matrix.output.utf8)) as? [String: [[String: String]]])["include"] ?? []
+        #expect(entries.count <= 256, "GitHub makes at most 256 jobs of a matrix")
+        let names = entries.flatMap { ($0["name"] ?? "").split(separator: " ").map(String.init) }
+        let listed = try tool(folder, ["list", "--format", "json"])
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(names.sorted() == all.sorted(), "every component in exactly one job")
+        #expect(entries.allSatisfy { ($0["name"] ?? "").split(separator: " ").count == ($0["path"] ?? "").split(separator: " ").count })
+    }
 }

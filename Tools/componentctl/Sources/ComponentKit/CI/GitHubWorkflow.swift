@@ -119,13 +119,13 @@ public enum GitHubWorkflow {
             \(fetchTool)
                   - name: Compute its key
                     id: key
-                    run: echo "key=$(\(tool) hash "${{ matrix.name }}" --format key)" >> "$GITHUB_OUTPUT"
+                    run: echo "key=$(\(tool) hash ${{ matrix.name }} --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
                   - uses: actions/cache@v5
                     with:
                       path: .componentctl/results
-                      key: componentctl-test-${{ matrix.name }}-${{ steps.key.outputs.key }}
+                      key: componentctl-test-${{ steps.key.outputs.key }}
                   - name: Test it alone
-                    run: \(tool) test "${{ matrix.name }}" --standalone --verbose --cache .componentctl/results
+                    run: \(tool) test ${{ matrix.name }} --standalone --verbose --cache .componentctl/results
               # The whole workspace: the layering, the generated files and pins, and the apps' tests.
               app:
                 name: checks and apps

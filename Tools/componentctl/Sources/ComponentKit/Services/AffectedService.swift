@@ -72,6 +72,23 @@ public enum AffectedService {
         }
     }
 
+    /// The most jobs GitHub Actions makes of one matrix.
+    public static let githubMatrixLimit = 256
+
+    /// `rows` as matrix entries: one a component, or, past `limit`, consecutive components shared out over
+    /// `limit` entries whose name and path list several, space-separated (the workflow passes them on as
+    /// they are: `test a b c`).
+    static func matrixEntries(_ rows: [Row], limit: Int) -> [Row] {
+        guard rows.count > limit else { return rows }
+        let size = (rows.count + limit - 1) / limit
+        return stride(from: 0, to: rows.count, by: size).map { start in
+            let group = rows[start..<min(start + size, rows.count)]
+            return Row(
+                name: group.map(\.name).joined(separator: " "), path: group.map(\.path).joined(separator: " "),
+                reason: Set(group.map(\.reason)).sorted().joined(separator: ","))
+        }
+    }
+
     /// The rows in `format`.
     public static func render(_ rows: [Row], format: Format) throws -> String {
         switch format {
@@ -81,7 +98,8 @@ public enum AffectedService {
             struct Matrix: Encodable { var include: [Row] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(Matrix(include: rows.filter { $0.path != "." })), as: UTF8.self) + "\n"
+            let entries = matrixEntries(rows.filter { $0.path != "." }, limit: githubMatrixLimit)
+            return String(decoding: try encoder.encode(Matrix(include: entries)), as: UTF8.self) + "\n"
         case .text:
             guard !rows.isEmpty else { return "Nothing is affected.\n" }
             return TextTable.render([["NAME", "REASON", "PATH"]] + rows.map { [$0.name, $0.reason, $0.path] })
