@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `make clean`: removes the build folders of the workspace, the tool and every package in it. It removes
 # only what SwiftPM or componentctl made: a folder named .build holding SwiftPM's build database or
-# workspace state, or componentctl's logs. Any other .build folder is named and kept.
+# workspace state, componentctl's logs, or the template check's copy. Any other .build folder is named and kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 made_by_the_build() {
   local folder=$1 marker
-  for marker in build.db workspace-state.json debug.yaml release.yaml componentctl-logs test-logs; do
+  for marker in build.db workspace-state.json debug.yaml release.yaml componentctl-logs test-logs template-copy; do
     [ -e "$folder/$marker" ] && return 0
   done
   return 1
