@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ComponentKit
 
@@ -29,20 +30,13 @@ final class SlowServer: @unchecked Sendable {
     private let socket: Int32
 
     init(_ behaviour: Behaviour) throws {
-        let listening = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, length) == 0 && getsockname(listening, $0, &length) == 0 }
-        }
-        guard bound, listen(listening, 8) == 0 else {
+        let (listening, port) = try CacheServer.loopbackSocket()
+        guard listen(listening, 8) == 0 else {
             close(listening)
             throw POSIXError(.EADDRINUSE)
         }
         socket = listening
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(port)
         Thread.detachNewThread {
             while true {
                 let client = accept(listening, nil, nil)

@@ -81,8 +81,14 @@ public final class CacheServer {
 
     /// A port nothing listens on now.
     public static func freePort() throws -> Int {
+        let (socket, port) = try loopbackSocket()
+        close(socket)
+        return port
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1, and the port; the caller closes it.
+    public static func loopbackSocket() throws -> (socket: Int32, port: Int) {
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -90,8 +96,11 @@ public final class CacheServer {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
         }
-        guard bound else { throw ServerError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(socket)
+            throw ServerError("cannot find a free port")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     private static func accepts(_ port: Int) -> Bool {
