@@ -5,17 +5,8 @@
 # at 5,000 components (goal: at most 3 s, release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${RUNS:-5}
-swift build -c release --static-swift-stdlib --product componentctl 2>&1 | tail -1
-tool=$(pwd)/.build/release/componentctl
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-measure() {  # median wall milliseconds of "$@" over $runs runs
-  for _ in $(seq "$runs"); do
-    start=$(date +%s%N); "$@" > /dev/null; end=$(date +%s%N); echo $(( (end - start) / 1000000 ))
-  done | median
-}
+RUNS=${RUNS:-5}
+source bench/common.sh
 for size in 500 5000; do
   "$tool" dev generate-workspace "$work/w$size" --components "$size" --files $((size * 4)) > /dev/null
   "$tool" --root "$work/w$size" check-layers > /dev/null   # warm the page cache

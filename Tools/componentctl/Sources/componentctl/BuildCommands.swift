@@ -22,12 +22,7 @@ struct BuildOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
     @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
     @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
-    @Flag(help: "Run every test, even one whose key already passed (test only).") var noCache = false
-    @Option(
-        help: ArgumentHelp(
-            "Where passed tests are remembered: a folder, or the http(s):// URL of a Bazel remote cache (default: COMPONENTCTL_CACHE, else the user's cache folder).",
-            valueName: "folder-or-url")) var cache: String?
-    @Flag(help: "Take passed results from the cache but record none (COMPONENTCTL_CACHE_READ_ONLY=1).") var cacheReadOnly = false
+    @OptionGroup var results: CacheOptions
     @Option(
         name: .customLong("app"),
         help: ArgumentHelp("Build this app of components.yaml, or run the root tests against it (repeat for several).", valueName: "name"))
@@ -38,7 +33,6 @@ struct BuildOptions: ParsableArguments {
             throw ValidationError("--app builds whole apps; name no components and no --all, --affected or --standalone")
         }
         if affected && base == nil { throw ValidationError("--affected needs --base REF") }
-        if noCache && (cache != nil || cacheReadOnly) { throw ValidationError("--no-cache uses no cache: drop --cache and --cache-read-only") }
         if mode == .standalone && components.isEmpty && !all && !affected {
             throw ValidationError("--standalone needs the components to take alone: name them, or give --all or --affected --base REF")
         }
@@ -50,11 +44,7 @@ struct BuildOptions: ParsableArguments {
         let workspace = try global.workspace()
         let variables = ProcessInfo.processInfo.environment
         let swift = BuildPlanner.swiftExecutable(environment: variables)
-        let cache =
-            action == .test && !noCache
-            ? try ResultsCache.configured(location: cache, readOnly: cacheReadOnly, environment: variables) { warning in
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-            } : nil
+        let cache = action == .test ? try results.cache(environment: variables) : nil
         let service = BuildService(
             root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch, swift: swift, verbose: verbose,
             flags: KeyEnvironment.swiftFlags(variables), cache: cache)
@@ -81,9 +71,7 @@ struct BuildOptions: ParsableArguments {
             let environment = try KeyEnvironment.current(swift: swift, configuration: configuration.rawValue, environment: variables)
             let versioned = try VersionedWorkspace(workspace)
             let keyed = try BuildPlanner.keyed(jobs, in: versioned, environment: environment)
-            if let warning = cache.placementWarning(in: versioned.repository) {
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-            }
+            CacheOptions.checkPlacement(of: cache, in: versioned.repository)
             let dirty = keyed.filter(\.keyIsUncommitted).map(\.name)
             progress.note(
                 "Results cache: \(cache.location)\(cache.readOnly ? " (read-only)" : "")"

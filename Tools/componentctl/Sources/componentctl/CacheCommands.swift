@@ -51,14 +51,11 @@ struct CachedCommand: ParsableCommand {
     var packages: [String] = []
     @Option(name: .customLong("env"), help: ArgumentHelp("An environment variable its result depends on (repeat).", valueName: "name"))
     var variables: [String] = []
-    @Flag(help: "Run it even when its key already passed.") var noCache = false
-    @Option(help: ArgumentHelp("Where passed steps are remembered (as for 'test').", valueName: "folder-or-url")) var cache: String?
-    @Flag(help: "Take passed results from the cache but record none.") var cacheReadOnly = false
+    @OptionGroup var results: CacheOptions
     @Argument(parsing: .postTerminator, help: "The command, after --.") var command: [String] = []
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("Give the command after --, like: componentctl cached lint --input . -- scripts/lint.sh") }
-        if noCache && (cache != nil || cacheReadOnly) { throw ValidationError("--no-cache uses no cache: drop --cache and --cache-read-only") }
         if inputs.isEmpty && packages.isEmpty { throw ValidationError("Name what the step depends on with --input PATH or --package PATH.") }
     }
 
@@ -68,13 +65,8 @@ struct CachedCommand: ParsableCommand {
         let step = StepService.Step(name: name, command: command, inputs: inputs, packages: packages, variables: self.variables)
         let environment = try KeyEnvironment.current(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: "", environment: variables)
         let key = try StepService.key(step, in: context, environment: environment, variables: variables)
-        let cache =
-            noCache
-            ? nil
-            : try ResultsCache.configured(location: cache, readOnly: cacheReadOnly, environment: variables) { warning in
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-            }
-        if let warning = cache?.placementWarning(in: context.repository) { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        let cache = try results.cache(environment: variables)
+        if let cache { CacheOptions.checkPlacement(of: cache, in: context.repository) }
         let status = try StepService.run(step, key: key, cache: cache) { FileHandle.standardOutput.write(Data($0.utf8)) }
         if status != 0 { throw ExitCode(status) }
     }
