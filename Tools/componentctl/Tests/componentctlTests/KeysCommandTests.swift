@@ -68,6 +68,28 @@ import TestSupport
         #expect(try tool(scratch.root, ["cached", "fails", "--input", "components.yaml", "--cache", cache, "--", "/bin/sh", "-c", "exit 3"]).status == 3)
         #expect(try tool(scratch.root, ["cached", "nothing", "--", "true"]).status == 2)
         #expect(try tool(scratch.root, ["cached", "outside", "--package", "../elsewhere", "--", "true"]).error.contains("holds no Package.swift"))
+
+        // Asked to stop (SIGTERM): the step's command is interrupted too, and nothing is recorded.
+        let started = counter.deletingLastPathComponent().appendingPathComponent("started")
+        let interrupted = counter.deletingLastPathComponent().appendingPathComponent("interrupted")
+        let script = "sleep 30 & trap \"kill $!; touch \(interrupted.path); exit 130\" INT; touch \(started.path); wait $!"
+        let recorded = try FileManager.default.subpathsOfDirectory(atPath: cache).sorted()
+        let stopped = Process()
+        stopped.executableURL = try ToolProcess.binary()
+        stopped.arguments = ["--root", scratch.root.path, "cached", "slow", "--input", "components.yaml", "--cache", cache, "--", "/bin/sh", "-c", script]
+        stopped.standardOutput = FileHandle.nullDevice
+        stopped.standardError = FileHandle.nullDevice
+        try stopped.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: started.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(stopped.processIdentifier, SIGTERM)
+        while stopped.isRunning, Date() < deadline.addingTimeInterval(20) { Thread.sleep(forTimeInterval: 0.05) }
+        if stopped.isRunning { kill(stopped.processIdentifier, SIGKILL) }
+        stopped.waitUntilExit()
+        #expect(stopped.terminationStatus == 4)
+        #expect(FileManager.default.fileExists(atPath: interrupted.path), "the command got the interrupt")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: cache).sorted() == recorded, "a stopped step is not recorded")
     }
 
     @Test func affectedGivesAMatrixGitHubTakesAsItIs() throws {

@@ -61,7 +61,11 @@ public enum StepService {
         } catch {
             throw ToolError("Cannot run '\(program)': \(ToolError.describe(error))", status: .environment)
         }
+        let stop = StopForwarding(to: process)
         process.waitUntilExit()
+        if let signal = stop.finish() {
+            throw ToolError("Stopped (signal \(signal)) while running \(step.name); nothing of it was recorded.", status: .buildFailed)
+        }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         if status == 0, let cache {
             cache.record(PassedResult(job: step.name, action: "step", key: key.key, seconds: Date().timeIntervalSince(start)))
