@@ -44,7 +44,7 @@ final class WorkingTrees {
         let changes = changes(under: path, leavingOut: leftOut)
         let committed = try head.flatMap { try repository.tree(of: $0, path: path) }
         if changes.isEmpty && leftOut.isEmpty { return committed }
-        let root = Node.folder(committed)
+        let root = Node(committed: committed)
         for folder in leftOut {
             try remove(relative(folder, to: path), from: root)
         }
@@ -71,7 +71,6 @@ final class WorkingTrees {
         var entries: [String: Entry]?
 
         init(committed: GitOID?) { self.committed = committed }
-        static func folder(_ committed: GitOID?) -> Node { Node(committed: committed) }
     }
 
     private enum Entry {
