@@ -115,7 +115,17 @@ import TestSupport
         #expect(!withUtil.recipe.contains { $0.hasPrefix("path Packages/Foundation/Kit") }, "a component is keyed by its key, not its tree")
 
         try scratch.write("Packages/Shared/Util/Sources/Util/Util.swift", "public let util = 2\n")
-        #expect(try key(scratch, "shelf") != withUtil.key)
+        let edited = try key(scratch, "shelf")
+        #expect(edited != withUtil.key)
+
+        // What that package depends on by path counts too.
+        try scratch.write(
+            "Packages/Shared/Util/Package.swift", "// swift-tools-version: 6.0\nlet package = Package(dependencies: [.package(path: \"../Inner\")])\n")
+        try scratch.write("Packages/Shared/Inner/Sources/Inner/Inner.swift", "public let inner = 1\n")
+        let withInner = try #require(try keys(scratch)["shelf"])
+        #expect(withInner.recipe.contains { $0.hasPrefix("path Packages/Shared/Inner ") })
+        try scratch.write("Packages/Shared/Inner/Sources/Inner/Inner.swift", "public let inner = 2\n")
+        #expect(try key(scratch, "shelf") != withInner.key)
 
         try scratch.replace(in: manifest, "../../Shared/Util", with: "/srv/elsewhere/Util")
         let context = try VersionedWorkspace(try scratch.load())

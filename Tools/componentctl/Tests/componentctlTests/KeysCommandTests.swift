@@ -38,6 +38,11 @@ import TestSupport
         let unknown = try tool(scratch.root, ["hash", "readr"])
         #expect(unknown.status == 2)
         #expect(unknown.error.contains("Unknown component 'readr'. Did you mean 'reader'?"))
+        let several = try tool(scratch.root, ["hash", "readr", "shelv", "readr", "reader", "--app", "nope", "--app", "nope"])
+        #expect(several.status == 2)
+        #expect(several.error.components(separatedBy: "error: ").count == 4, "each unknown name once, apps too: \(several.error)")
+        #expect(several.error.contains("Unknown app 'nope'"))
+        #expect(try tool(scratch.root, ["hash", "reader", "reader", "--format", "key"]).output.split(separator: "\n").count == 1)
         #expect(try tool(scratch.root, ["hash", "--app", "nope"]).status == 2)
     }
 

@@ -11,9 +11,6 @@ public enum CIService {
         if check {
             return CommandResult(output: "\(GitHubWorkflow.path) is out of date; run 'componentctl ci github'.\n", status: .findings)
         }
-        if FileStatus.isRealFolder(url) {
-            throw ToolError("\(GitHubWorkflow.path) is a folder, not a file. Move it away, then run 'componentctl ci github' again.", status: .usage)
-        }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(Data(regenerated.utf8), to: url)
         return CommandResult(
@@ -24,6 +21,9 @@ public enum CIService {
     /// The workflow's text when it differs from what components.yaml gives (nil: up to date), and whether a file exists.
     static func stale(_ workspace: Workspace) throws -> (regenerated: String?, existed: Bool) {
         let url = workspace.root.appendingPathComponent(GitHubWorkflow.path)
+        if FileStatus.isRealFolder(url) {
+            throw ToolError("\(GitHubWorkflow.path) is a folder, not a file. Move it away, then run 'componentctl ci github' again.", status: .usage)
+        }
         let data = FileManager.default.contents(atPath: url.path)
         guard let data else { return (try GitHubWorkflow.regenerated(nil, workspace: workspace), false) }
         guard let text = String(data: data, encoding: .utf8) else {

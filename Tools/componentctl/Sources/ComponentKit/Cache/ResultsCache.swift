@@ -35,11 +35,39 @@ public final class ResultsCache: Sendable {
     public let readOnly: Bool
     private let warn: @Sendable (String) -> Void
     private let unreachable = Mutex(false)
+    /// Seconds the store may take in one run, all requests together: a server answering each request
+    /// slowly, but within its timeout, would otherwise add minutes to a run of many jobs.
+    private let budget: TimeInterval
+    private let spent = Mutex<TimeInterval>(0)
 
-    init(store: any ResultsStore, readOnly: Bool, warn: @escaping @Sendable (String) -> Void) {
+    init(store: any ResultsStore, readOnly: Bool, budget: TimeInterval = 30, warn: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.readOnly = readOnly
+        self.budget = budget
         self.warn = warn
+    }
+
+    /// `body`'s result, its time counted against the budget; past the budget the store is not asked again.
+    private func timed<T>(_ body: () throws -> T) rethrows -> T {
+        let start = Date()
+        defer {
+            let total = spent.withLock { total in
+                total += Date().timeIntervalSince(start)
+                return total
+            }
+            let first =
+                total > budget
+                && unreachable.withLock { wasGivenUp in
+                    defer { wasGivenUp = true }
+                    return !wasGivenUp
+                }
+            if first {
+                warn(
+                    "the results cache \(location) took \(String(format: "%.1f", total)) s in this run, more than its \(String(format: "%g", budget)) s; it is not asked again, and every job runs"
+                )
+            }
+        }
+        return try body()
     }
 
     /// The folder or URL results are kept in.
@@ -69,11 +97,15 @@ public final class ResultsCache: Sendable {
         if let named, ["off", "none", "false", "0", "no"].contains(named.lowercased()) { return nil }
         if let named {
             if named.contains("://") {
-                guard let url = URL(string: named), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                guard var parts = URLComponents(string: named), ["http", "https"].contains(parts.scheme?.lowercased() ?? ""), parts.host != nil,
+                    (1...65535).contains(parts.port ?? 80)
+                else {
                     throw ToolError(
-                        "The results cache '\(named)' is no folder and no http(s):// URL. Give a folder, the URL of a Bazel remote cache "
+                        "The results cache '\(named)' is no folder and no http(s):// URL with a host (and a port from 1 to 65535). Give a folder, the URL of a Bazel remote cache "
                             + "(bazel-remote, nginx with WebDAV), or 'off'.", status: .usage)
                 }
+                parts.scheme = parts.scheme?.lowercased()
+                guard let url = parts.url else { throw ToolError("The results cache '\(named)' is no URL URLSession can open.", status: .usage) }
                 return ResultsCache(store: HTTPStore(base: url), readOnly: readOnly, warn: warn)
             }
             return ResultsCache(store: FolderStore(folder: URL(fileURLWithPath: named).standardizedFileURL), readOnly: readOnly, warn: warn)
@@ -94,12 +126,12 @@ public final class ResultsCache: Sendable {
         guard !unreachable.withLock({ $0 }) else { return nil }
         let entry = Self.entryKey(key, action: action)
         do {
-            guard let bytes = try store.get("ac/\(entry)") else { return nil }
+            guard let bytes = try timed({ try store.get("ac/\(entry)") }) else { return nil }
             guard let result = ActionResult(decoding: bytes), result.exitCode == 0 else {
                 warn("the cached entry ac/\(entry) in \(location) is not one componentctl wrote; it is ignored")
                 return nil
             }
-            guard let content = try store.get("cas/\(result.recordHash)") else { return nil }
+            guard let content = try timed({ try store.get("cas/\(result.recordHash)") }) else { return nil }
             guard content.count == result.recordSize, Digest.sha256(Data(content)) == result.recordHash,
                 let record = try? JSONDecoder().decode(PassedResult.self, from: Data(content)), record.key == key, record.action == action
             else {
@@ -120,8 +152,10 @@ public final class ResultsCache: Sendable {
             let content = Array(try JSONOutput.string(record).utf8)
             let hash = Digest.sha256(Data(content))
             // The content first: an action-cache entry never names content that is not there.
-            try store.put("cas/\(hash)", content)
-            try store.put("ac/\(Self.entryKey(record.key, action: record.action))", ActionResult(recordHash: hash, recordSize: content.count).encoded())
+            try timed { try store.put("cas/\(hash)", content) }
+            try timed {
+                try store.put("ac/\(Self.entryKey(record.key, action: record.action))", ActionResult(recordHash: hash, recordSize: content.count).encoded())
+            }
         } catch {
             failed(error, doing: "record")
         }

@@ -56,6 +56,9 @@ struct FolderStore: ResultsStore {
 /// `cas/<sha256>` below its URL. A user and password in the URL are sent as Basic authentication.
 struct HTTPStore: ResultsStore {
     let base: URL
+    /// Its own session: one that follows no redirect (a redirect would carry the credentials to another
+    /// host, and URLSession drops a PUT's body on a 307).
+    private let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     /// Seconds a request may take, whole: a server that trickles its answer is given up as one that is silent.
     var timeout: TimeInterval = 10
 
@@ -72,13 +75,17 @@ struct HTTPStore: ResultsStore {
         switch status {
         case 200: return body
         case 404: return nil
-        default: throw StoreError(description: "GET \(location)/\(path) answered \(status)")
+        default: throw StoreError(description: "GET \(location)/\(path) answered \(Self.describe(status))")
         }
     }
 
     func put(_ path: String, _ bytes: [UInt8]) throws {
         let (status, _) = try send("PUT", path, body: bytes)
-        guard (200..<300).contains(status) else { throw StoreError(description: "PUT \(location)/\(path) answered \(status)") }
+        guard (200..<300).contains(status) else { throw StoreError(description: "PUT \(location)/\(path) answered \(Self.describe(status))") }
+    }
+
+    private static func describe(_ status: Int) -> String {
+        (300..<400).contains(status) ? "\(status), a redirect, which componentctl does not follow: give the cache's final URL" : "\(status)"
     }
 
     private func send(_ method: String, _ path: String, body: [UInt8]?) throws -> (Int, [UInt8]) {
@@ -94,7 +101,7 @@ struct HTTPStore: ResultsStore {
         }
         let answer = Mutex<Result<(Int, [UInt8]), StoreError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+        let task = session.dataTask(with: request) { data, response, error in
             let result: Result<(Int, [UInt8]), StoreError>
             if let error {
                 let code = (error as? URLError)?.code
@@ -114,6 +121,16 @@ struct HTTPStore: ResultsStore {
             throw StoreError(description: "\(method) \(location)/\(path) failed: \(timedOut)", unreachable: true)
         }
         return try result.get()
+    }
+
+    /// Answers every redirect with "do not follow", so the 3xx itself comes back.
+    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
     }
 
     private var timedOut: String { "no whole answer within \(Int(timeout)) s" }

@@ -115,19 +115,29 @@ public struct ComponentKeys {
             recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(dependency.requirement ?? "(requirement not read)")")
             if !dependency.isExact { inexact.append(dependency.identity) }
         }
-        // A package by path that is no component is keyed by its tree like a component's own folder.
-        let folder = context.workspace.folder(of: component)
-        for written in dependencies.compactMap(\.path).sorted() {
-            let target = URL(fileURLWithPath: written, relativeTo: folder).standardizedFileURL
-            guard !context.workspace.components.contains(where: { context.workspace.folder(of: $0).standardizedFileURL == target }) else { continue }
+        // A package by path that is no component is keyed by its tree like a component's own folder, and so
+        // are the packages it depends on by path in turn.
+        var pending = dependencies.compactMap(\.path).map { (written: $0, from: context.workspace.folder(of: component)) }
+        var packages: [String: String] = [:]
+        while let (written, from) = pending.popLast() {
+            let target = URL(fileURLWithPath: URL(fileURLWithPath: written, relativeTo: from).standardizedFileURL.path, isDirectory: true)
+            guard !context.workspace.components.contains(where: { context.workspace.folder(of: $0).standardizedFileURL.path == target.path }) else { continue }
             guard let inside = context.repository.relativePath(of: target) else {
                 throw ToolError(
                     "'\(component.name)' depends on the package at \(written), outside the repository, so no key can follow its changes. "
                         + "Move it into the repository, or make it a component of components.yaml.", status: .usage)
             }
-            recipe.append("path \(inside) \(try trees.treeID(of: inside)?.hex ?? "none")")
+            guard packages[inside] == nil else { continue }
+            packages[inside] = try trees.treeID(of: inside)?.hex ?? "none"
             uncommitted = uncommitted || trees.isDirty(inside)
+            // A manifest the static reader cannot follow is one SwiftPM reads; its own tree is in the key still.
+            if let manifest = FileManager.default.contents(atPath: target.appendingPathComponent("Package.swift").path),
+                let read = try? ManifestReader.read(Array(manifest))
+            {
+                pending += read.dependencies.compactMap(\.path).map { ($0, target) }
+            }
         }
+        recipe += packages.sorted { $0.key < $1.key }.map { "path \($0.key) \($0.value)" }
         recipe += environment.recipe
         visiting.remove(component.name)
         let key = ComponentKey(

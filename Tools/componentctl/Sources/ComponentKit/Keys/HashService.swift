@@ -11,19 +11,26 @@ public enum HashService {
     public static func keys(
         _ context: VersionedWorkspace, names: [String], apps: [String], environment: KeyEnvironment
     ) throws -> [ComponentKey] {
-        let unknown = names.filter { context.workspace.component(named: $0) == nil }
-        if !unknown.isEmpty {
-            let messages = unknown.map { ToolError.describe(context.workspace.unknownComponent($0)) }
-            throw ToolError(messages.joined(separator: "\nerror: "), status: .usage)
+        let names = unique(names), apps = unique(apps)
+        var messages = names.filter { context.workspace.component(named: $0) == nil }.map {
+            ToolError.describe(context.workspace.unknownComponent($0))
         }
+        for app in apps {
+            do { _ = try context.workspace.app(named: app) } catch { messages.append(ToolError.describe(error)) }
+        }
+        if !messages.isEmpty { throw ToolError(messages.joined(separator: "\nerror: "), status: .usage) }
         var keys = try ComponentKeys(context, environment: environment)
         let everything = names.isEmpty && apps.isEmpty
-        var seen: Set<String> = []
-        let components = everything ? context.workspace.components.map(\.name) : names.filter { seen.insert($0).inserted }
+        let components = everything ? context.workspace.components.map(\.name) : names
         var result = try components.map { try keys.key(of: $0) }
         let declared = everything ? context.workspace.apps : try apps.map { try context.workspace.app(named: $0) }
         result += try declared.map { try keys.appKey($0) }
         return result
+    }
+
+    private static func unique(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// `keys` in `format`; `explain` adds each recipe to the text.
