@@ -132,6 +132,18 @@ import TestSupport
         #expect(throws: ToolError.self) { try HashService.keys(context, names: ["shelf"], apps: [], environment: Self.environment) }
     }
 
+    @Test func componentctlsOwnFolderIsNoChangeEvenWhenGitDoesNotIgnoreIt() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.write(".gitignore", ".build/\n")
+        try scratch.commitAll("no ignore rule for .componentctl")
+        let before = try keys(scratch).mapValues(\.key)
+        try scratch.write(".componentctl/lock", "")
+        try scratch.write("Packages/Business/Shelf/.componentctl/lock", "")
+        let after = try keys(scratch)
+        #expect(after.mapValues(\.key) == before)
+        #expect(after.values.allSatisfy { !$0.uncommitted })
+    }
+
     @Test func theRecipeNamesEveryIngredientAndNoPathOfThisMachine() throws {
         let scratch = try Scratch.fixtureRepository()
         let shelf = try #require(try keys(scratch)["shelf"])

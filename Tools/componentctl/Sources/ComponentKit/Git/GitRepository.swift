@@ -375,6 +375,8 @@ public final class GitRepository {
             let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
             guard let file = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path else { continue }
             let name = String(cString: file)
+            // componentctl's own lock and journal folder is no change of the workspace, ignored or not.
+            if name.hasPrefix(Journal.folderName + "/") || name.contains("/" + Journal.folderName + "/") { continue }
             if path.isEmpty || name.hasPrefix(prefix) || name == path { paths.append(name) }
         }
         return paths.sorted()

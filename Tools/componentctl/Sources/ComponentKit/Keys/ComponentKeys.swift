@@ -76,6 +76,8 @@ public struct ComponentKeys {
     private let analysis: WorkspaceAnalysis
     private let trees: WorkingTrees
     private let environment: KeyEnvironment
+    /// Every component's folder (absolute paths), to tell a path dependency on a component from one on another package.
+    private let componentFolders: Set<String>
     private var computed: [String: ComponentKey] = [:]
 
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
@@ -84,6 +86,7 @@ public struct ComponentKeys {
         self.environment = environment
         analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         trees = try WorkingTrees(context.repository)
+        componentFolders = Set(context.workspace.components.map { context.workspace.folder(of: $0).standardizedFileURL.path })
     }
 
     /// The key of the component `name`.
@@ -121,7 +124,7 @@ public struct ComponentKeys {
         var packages: [String: String] = [:]
         while let (written, from) = pending.popLast() {
             let target = URL(fileURLWithPath: URL(fileURLWithPath: written, relativeTo: from).standardizedFileURL.path, isDirectory: true)
-            guard !context.workspace.components.contains(where: { context.workspace.folder(of: $0).standardizedFileURL.path == target.path }) else { continue }
+            guard !componentFolders.contains(target.path) else { continue }
             guard let inside = context.repository.relativePath(of: target) else {
                 throw ToolError(
                     "'\(component.name)' depends on the package at \(written), outside the repository, so no key can follow its changes. "
