@@ -30,7 +30,7 @@ public enum GeneratedApp {
                     ReviewsPlugin.self,
                 ],
                 declarations: [
-                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:150:15"),
+                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml (plugins > product-interface/sections > reviews)"),
                 ]),
             hostAPI: [
                 "cart": "1.0.0",

@@ -38,9 +38,9 @@ public enum GeneratedApp {
                     ShippingEstimatePlugin.self,
                 ],
                 declarations: [
-                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml:150:15"),
-                    PluginDeclaration(point: "product-interface/sections", plugin: "recommendations", settings: ["limit": .int(3)], source: "components.yaml:153:15"),
-                    PluginDeclaration(point: "product-interface/sections", plugin: "shipping-estimate", settings: ["days": .int(2), "carrier": .string("Parcel Post"), "free-over": .int(25)], source: "components.yaml:156:15"),
+                    PluginDeclaration(point: "product-interface/sections", plugin: "reviews", settings: ["shown": .int(3)], source: "components.yaml (plugins > product-interface/sections > reviews)"),
+                    PluginDeclaration(point: "product-interface/sections", plugin: "recommendations", settings: ["limit": .int(3)], source: "components.yaml (plugins > product-interface/sections > recommendations)"),
+                    PluginDeclaration(point: "product-interface/sections", plugin: "shipping-estimate", settings: ["days": .int(2), "carrier": .string("Parcel Post"), "free-over": .int(25)], source: "components.yaml (plugins > product-interface/sections > shipping-estimate)"),
                 ]),
             hostAPI: [
                 "cart": "1.0.0",

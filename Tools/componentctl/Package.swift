@@ -24,7 +24,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["ComponentKit"], path: "Tests/TestSupport"),
         .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit", "TestSupport", "PluginFeed"]),
-        .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport"]),
+        .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport", "PluginFeed"]),
     ]
 )
 

@@ -49,10 +49,15 @@ struct PluginKeygenCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: path.path), !force {
             throw ToolError("\(path.path) exists already; keep it, or pass --force to replace it.", status: .usage)
         }
+        if let repository = GitRepository.workTree(containing: path.deletingLastPathComponent()) {
+            throw ToolError(
+                "\(path.path) is inside the git repository \(repository.path), where a commit would publish the private key. "
+                    + "Name a place outside it with --key (the default is ~/.config/componentctl/plugin-signing.key).", status: .usage)
+        }
         let key = PluginSigningKey()
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(Data(key.fileContents.utf8), to: path)
-        guard chmod(path.path, 0o600) == 0 else { throw ToolError("Cannot make \(path.path) private (chmod 600).", status: .environment) }
+        try FileStatus.createFolder(path.deletingLastPathComponent(), purpose: "the signing key")
+        // Created private: a key written 0644 and narrowed afterwards is readable by everyone for a moment.
+        try AtomicFile.write(Data(key.fileContents.utf8), to: path, mode: 0o600)
         try finish(
             CommandResult(
                 output: """
@@ -100,11 +105,8 @@ struct PluginPublishCommand: ParsableCommand {
     func run() throws {
         guard !archives.isEmpty else { throw ToolError("Name at least one archive to publish.", status: .usage) }
         let key = try signing.load()
-        var output = ""
-        for archive in archives {
-            output += try FeedPublisher.publish(archive: URL(fileURLWithPath: archive), feed: URL(fileURLWithPath: feed), key: key)
-        }
-        try finish(CommandResult(output: output))
+        try finish(
+            CommandResult(output: try FeedPublisher.publish(archives: archives.map { URL(fileURLWithPath: $0) }, feed: URL(fileURLWithPath: feed), key: key)))
     }
 }
 
@@ -143,15 +145,25 @@ struct SignCommand: ParsableCommand {
     func run() throws {
         guard !files.isEmpty else { throw ToolError("Name at least one file to sign.", status: .usage) }
         let key = try signing.load()
-        var output = ""
-        for file in files {
+        // Every file is read and signed before any signature is written: a bad name leaves every .sig as it was.
+        let signatures = try files.map { file in
             let url = URL(fileURLWithPath: file)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw ToolError("\(file) cannot be read; name a file that exists.", status: .usage)
+            guard FileStatus.isRegularFile(url), let data = FileManager.default.contents(atPath: url.path) else {
+                let what = FileStatus.isRealFolder(url) ? "is a folder" : FileStatus.exists(url) ? "cannot be read" : "does not exist"
+                throw ToolError("\(file) \(what); nothing was signed. Name the files to sign.", status: .usage)
             }
-            let signature = url.appendingPathExtension("sig")
-            try AtomicFile.write(try key.sign(data), to: signature)
-            output += "Signed \(file) into \(signature.path).\n"
+            return (file: file, signature: url.appendingPathExtension("sig"), bytes: try key.sign(data))
+        }
+        var output = ""
+        for signed in signatures {
+            do {
+                try AtomicFile.write(signed.bytes, to: signed.signature)
+            } catch {
+                FileHandle.standardOutput.write(Data(output.utf8))
+                throw ToolError(
+                    "\(ToolError.describe(error)) The files listed above were signed; sign the rest again once it is fixed.", status: .environment)
+            }
+            output += "Signed \(signed.file) into \(signed.signature.path).\n"
         }
         try finish(CommandResult(output: output))
     }

@@ -51,15 +51,12 @@ struct RunCommand: ParsableCommand {
         let built = try service.run([job], progress: errors)
         errors.stop()
         guard built.status == .ok else { return try finish(CommandResult(output: "", errors: built.output, status: built.status)) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        let status: Int32
         do {
-            try process.run()
+            status = try ProcessRunner.runAttached(binary, arguments)
         } catch {
             throw ToolError("Cannot run \(binary.path): \(ToolError.describe(error))", status: .environment)
         }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -106,8 +106,8 @@ import TestSupport
 
     @Test func publishingAddsVersionsAndRaisesTheSequence() throws {
         let feed = folder.appendingPathComponent("feed")
-        #expect(try FeedPublisher.publish(archive: archive("1.0.0"), feed: feed, key: key).contains("index sequence 1"))
-        #expect(try FeedPublisher.publish(archive: archive("1.1.0"), feed: feed, key: key).contains("index sequence 2"))
+        #expect(try FeedPublisher.publish(archives: [archive("1.0.0")], feed: feed, key: key).contains("index sequence 1"))
+        #expect(try FeedPublisher.publish(archives: [archive("1.1.0")], feed: feed, key: key).contains("index sequence 2"))
         let report = try FeedPublisher.verify(feed, keys: try TrustedKeys([key.publicKey]))
         #expect(
             report.split(separator: "\n") == [
@@ -120,27 +120,42 @@ import TestSupport
         let feed = folder.appendingPathComponent("feed")
         let archives = try (0..<6).map { try archive("1.\($0).0") }
         DispatchQueue.concurrentPerform(iterations: archives.count) { index in
-            _ = try? FeedPublisher.publish(archive: archives[index], feed: feed, key: key)
+            _ = try? FeedPublisher.publish(archives: [archives[index]], feed: feed, key: key)
         }
         let report = try FeedPublisher.verify(feed, keys: try TrustedKeys([key.publicKey]))
         #expect(report.hasPrefix("ok: index (sequence 6), signature verified"), "\(report)")
         #expect(report.split(separator: "\n").count == 7, "every version in the index")
     }
 
+    @Test func publishingSeveralArchivesChecksThemAllBeforeWritingAny() throws {
+        let feed = folder.appendingPathComponent("feed")
+        _ = try FeedPublisher.publish(archives: [archive("1.0.0")], feed: feed, key: key)
+        let before = try Data(contentsOf: feed.appendingPathComponent(FeedIndex.fileName))
+        let clash = try archive("1.0.0", library: "other bytes")
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archives: [try archive("1.1.0"), clash], feed: feed, key: key) }
+        #expect(throws: ToolError.self) {
+            try FeedPublisher.publish(archives: [try archive("1.2.0"), folder.appendingPathComponent("missing.tar")], feed: feed, key: key)
+        }
+        #expect(try Data(contentsOf: feed.appendingPathComponent(FeedIndex.fileName)) == before)
+        #expect(!FileManager.default.fileExists(atPath: feed.appendingPathComponent("plugins/badge/badge-1.1.0.tar").path))
+        let both = try FeedPublisher.publish(archives: [archive("1.1.0"), archive("1.2.0")], feed: feed, key: key)
+        #expect(both.split(separator: "\n").allSatisfy { $0.contains("(index sequence 2)") }, "\(both)")
+    }
+
     @Test func aPublishedVersionNeverChangesAndAnotherKeyCannotExtendTheFeed() throws {
         let feed = folder.appendingPathComponent("feed")
         let first = try archive("1.0.0")
-        _ = try FeedPublisher.publish(archive: first, feed: feed, key: key)
-        #expect(try FeedPublisher.publish(archive: first, feed: feed, key: key).contains("already in the feed; nothing changed"))
-        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("1.0.0", library: "other bytes"), feed: feed, key: key) }
+        _ = try FeedPublisher.publish(archives: [first], feed: feed, key: key)
+        #expect(try FeedPublisher.publish(archives: [first], feed: feed, key: key).contains("already in the feed; nothing changed"))
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archives: [try archive("1.0.0", library: "other bytes")], feed: feed, key: key) }
         let other = PluginSigningKey()
-        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("2.0.0", signer: other), feed: feed, key: other) }
-        #expect(throws: ToolError.self) { try FeedPublisher.publish(archive: try archive("2.0.0", signer: other), feed: feed, key: key) }
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archives: [try archive("2.0.0", signer: other)], feed: feed, key: other) }
+        #expect(throws: ToolError.self) { try FeedPublisher.publish(archives: [try archive("2.0.0", signer: other)], feed: feed, key: key) }
     }
 
     @Test func verifyFindsAnArchiveChangedInTheFeed() throws {
         let feed = folder.appendingPathComponent("feed")
-        _ = try FeedPublisher.publish(archive: archive("1.0.0"), feed: feed, key: key)
+        _ = try FeedPublisher.publish(archives: [archive("1.0.0")], feed: feed, key: key)
         let stored = feed.appendingPathComponent("plugins/badge/badge-1.0.0.tar")
         var bytes = try Data(contentsOf: stored)
         bytes[bytes.count - 1100] ^= 1

@@ -53,3 +53,28 @@ extension Scratch {
         return files
     }
 }
+
+extension Scratch {
+    /// The bytes of every file and the target of every link under the root, git's objects and componentctl's lock
+    /// folder aside: what a refused command must leave exactly as it was.
+    public func everyFile() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let skipped = [".git/objects", ".componentctl"]
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return files }
+        while let path = walker.nextObject() as? String {
+            if skipped.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+                walker.skipDescendants()
+                continue
+            }
+            let url = root.appendingPathComponent(path)
+            if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                files[path] = Data("link: \(link)".utf8)
+            } else if FileManager.default.contents(atPath: url.path) == nil {
+                files[path] = Data("folder".utf8)
+            } else {
+                files[path] = FileManager.default.contents(atPath: url.path)
+            }
+        }
+        return files
+    }
+}

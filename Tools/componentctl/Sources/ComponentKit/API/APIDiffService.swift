@@ -38,12 +38,13 @@ public enum APIDiffService {
         let releases = try context.releases(of: component)
         func release(_ text: String) throws -> Release {
             let version = try VersionedWorkspace.version(text)
-            guard let found = releases.first(where: { $0.version == version }) else {
+            // Exactly, build metadata included, as `pin` matches: 1.4.0+build.7 is not 1.4.0.
+            guard let found = releases.first(where: { $0.version == version && $0.version.build == version.build }) else {
                 let known = releases.map(\.version.description)
                 throw ToolError(
                     "'\(name)' has no release \(text) (no tag \(name)@\(text)). "
                         + (known.isEmpty ? "It has no releases yet. " : "Released: \(known.joined(separator: ", ")). ") + context.fetchTagsAdvice,
-                    status: .environment)
+                    status: .usage)
             }
             return found
         }
@@ -54,7 +55,7 @@ public enum APIDiffService {
             guard let newest = releases.first else {
                 throw ToolError(
                     "'\(name)' has no releases to compare with. Release it first (componentctl release \(name) 1.0.0), or name a version with --from.",
-                    status: .environment)
+                    status: .usage)
             }
             old = newest
         }
@@ -126,18 +127,14 @@ public enum APIDiffService {
                 throw ToolError("The Package.swift of \(component.name) at \(label) cannot be read (\(error)).", status: .usage)
             }
             // At the pin layout's depth, so the old tree's relative dependencies reach the live packages.
-            let checkoutPath = try PinLayout.checkoutPath(
-                for: component, version: "api-\(tree.hex.prefix(12))", dependencyPaths: manifest.dependencies.compactMap(\.path))
-            let pinFolder = root.appendingPathComponent(PinLayout.pinFolder(ofCheckout: checkoutPath))
-            let checkout = root.appendingPathComponent(checkoutPath)
+            let scratchVersion = "api-\(tree.hex.prefix(12))"
+            let checkoutPath = try PinLayout.checkoutPath(for: component, version: scratchVersion, dependencyPaths: manifest.dependencies.compactMap(\.path))
             return Source(
                 label: label, version: version, tree: tree.hex, manifest: manifest,
                 withFolder: { body in
-                    try? FileManager.default.removeItem(at: pinFolder)
-                    try FileManager.default.createDirectory(at: checkout.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    defer { try? FileManager.default.removeItem(at: pinFolder) }
-                    try context.repository.materialize(tree: tree, into: checkout)
-                    return try body(checkout)
+                    try PinCheckout.withScratchCheckout(
+                        folder: PinLayout.pinFolder(ofCheckout: checkoutPath), checkout: checkoutPath, component: component.name, version: scratchVersion,
+                        tree: tree, root: root, repository: context.repository, body)
                 })
         case .workingTree:
             let folder = context.workspace.folder(of: component)

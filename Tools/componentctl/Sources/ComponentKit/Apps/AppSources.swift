@@ -81,7 +81,8 @@ enum AppSources {
         if !entry.settings.isEmpty {
             arguments += ", settings: [" + entry.settings.map { "\(swiftString($0.name)): \($0.value.swiftLiteral)" }.joined(separator: ", ") + "]"
         }
-        return arguments + ", source: \(swiftString("\(WorkspaceLoader.fileName):\(entry.location.line):\(entry.location.column)"))"
+        // Where components.yaml lists it, by keys rather than by line, so a comment added above leaves the app unchanged.
+        return arguments + ", source: \(swiftString("\(WorkspaceLoader.fileName) (plugins > \(entry.point) > \(entry.plugin))"))"
     }
 
     /// A file's text as a Swift string literal, or `nil`: the app carries it, so the binary needs no file beside it.

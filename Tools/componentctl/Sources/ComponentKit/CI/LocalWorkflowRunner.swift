@@ -276,8 +276,9 @@ public struct LocalWorkflowRunner {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let stop = try StopForwarding.start(process)
         process.waitUntilExit()
+        if let signal = stop.finish() { throw StopForwarding.stopped(by: signal, while: "running a step of the workflow") }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         return (process.terminationStatus == 0, Self.outputs(text))
     }

@@ -32,7 +32,8 @@ public enum StepService {
         let trees = try WorkingTrees(context.repository)
         var recipe = ["componentctl step key 1", "step \(step.name)", "command \(String(decoding: try JSONEncoder().encode(step.command), as: UTF8.self))"]
         var uncommitted = false
-        for input in try Set(step.inputs.map(normalized) + packageFolders(step.packages, root: context.workspace.root)).sorted() {
+        let inputs = try step.inputs.map { try checkedInput($0, root: context.workspace.root) }
+        for input in try Set(inputs + packageFolders(step.packages, root: context.workspace.root)).sorted() {
             let path = context.repositoryPath(input == "." ? "" : input)
             recipe.append("input \(input) \(try trees.objectID(of: path)?.hex ?? "none")")
             uncommitted = uncommitted || trees.isDirty(path)
@@ -56,15 +57,15 @@ public enum StepService {
         process.executableURL = URL(fileURLWithPath: GraphRenderer.findExecutable(program, path: ProcessInfo.processInfo.environment["PATH"]) ?? program)
         process.arguments = Array(step.command.dropFirst())
         let start = Date()
+        let stop: StopForwarding.Child
         do {
-            try process.run()
+            stop = try StopForwarding.start(process)
         } catch {
             throw ToolError("Cannot run '\(program)': \(ToolError.describe(error))", status: .environment)
         }
-        let stop = StopForwarding(to: process)
         process.waitUntilExit()
         if let signal = stop.finish() {
-            throw ToolError("Stopped (signal \(signal)) while running \(step.name); nothing of it was recorded.", status: .buildFailed)
+            throw StopForwarding.stopped(by: signal, while: "running \(step.name)")
         }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         if status == 0, let cache {
@@ -76,6 +77,28 @@ public enum StepService {
     private static func normalized(_ input: String) -> String {
         let trimmed = input.hasPrefix("./") && input.count > 2 ? String(input.dropFirst(2)) : input
         return trimmed.hasSuffix("/") && trimmed.count > 1 ? String(trimmed.dropLast()) : trimmed
+    }
+
+    /// `input` relative to `root`, normalized; throws for one that is absolute, outside the workspace or absent, since
+    /// keying a step on nothing would record a pass that no later change could undo.
+    static func checkedInput(_ input: String, root: URL) throws -> String {
+        let fix = "--input takes a file or folder inside the workspace, relative to its root (like --input Packages/Business/Cart)."
+        guard !input.isEmpty, !input.hasPrefix("/") else {
+            throw ToolError("--input '\(input)' is \(input.isEmpty ? "empty" : "an absolute path"): \(fix)", status: .usage)
+        }
+        let base = root.standardizedFileURL.resolvingSymlinksInPath().path
+        let url = root.appendingPathComponent(input).standardizedFileURL
+        let resolved = url.resolvingSymlinksInPath().path
+        guard url.path == root.standardizedFileURL.path || url.path.hasPrefix(root.standardizedFileURL.path + "/"),
+            resolved == base || resolved.hasPrefix(base + "/")
+        else {
+            throw ToolError("--input '\(input)' is outside the workspace \(root.path): \(fix)", status: .usage)
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ToolError("--input '\(input)' does not exist in the workspace \(root.path): check its spelling; \(fix)", status: .usage)
+        }
+        let relative = String(url.path.dropFirst(root.standardizedFileURL.path.count)).drop { $0 == "/" }
+        return relative.isEmpty ? "." : String(relative)
     }
 
     /// `packages` and every package they depend on by path, relative to `root`; throws for one outside it.

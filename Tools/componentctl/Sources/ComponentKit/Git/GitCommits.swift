@@ -23,9 +23,9 @@ extension GitRepository {
         return (String(cString: name), GitOID(target.pointee))
     }
 
-    /// Writes a commit on top of `parent` whose tree is the parent's with the file at `path` holding `bytes`.
+    /// Writes a commit on top of `parent` whose tree is the parent's with each of `files` holding its bytes.
     /// Only the object is written: no reference moves, the index and working tree are untouched.
-    public func commit(replacing path: String, with bytes: [UInt8], message: String, parent: GitOID) throws -> GitOID {
+    public func commit(replacing files: [(path: String, bytes: [UInt8])], message: String, parent: GitOID) throws -> GitOID {
         let signature = try defaultSignature()
         defer { git_signature_free(signature) }
         var parentID = parent.raw
@@ -39,17 +39,19 @@ extension GitRepository {
         try check(git_index_new(&index), "make an index")
         defer { git_index_free(index) }
         try check(git_index_read_tree(index, parentTree), "read the tree of \(parent.short)")
-        var mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
-        if let existing = git_index_get_bypath(index, path, 0) { mode = existing.pointee.mode }
-        var blob = git_oid()
-        try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&blob, pointer, $0.baseAddress, $0.count) }, "store \(path)")
-        var entry = git_index_entry()
-        entry.mode = mode
-        entry.id = blob
-        entry.file_size = UInt32(truncatingIfNeeded: bytes.count)
-        try path.withCString { name in
-            entry.path = name
-            try check(git_index_add(index, &entry), "stage \(path)")
+        for (path, bytes) in files {
+            var mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
+            if let existing = git_index_get_bypath(index, path, 0) { mode = existing.pointee.mode }
+            var blob = git_oid()
+            try check(bytes.withUnsafeBytes { git_blob_create_from_buffer(&blob, pointer, $0.baseAddress, $0.count) }, "store \(path)")
+            var entry = git_index_entry()
+            entry.mode = mode
+            entry.id = blob
+            entry.file_size = UInt32(truncatingIfNeeded: bytes.count)
+            try path.withCString { name in
+                entry.path = name
+                try check(git_index_add(index, &entry), "stage \(path)")
+            }
         }
         var treeID = git_oid()
         try check(git_index_write_tree_to(&treeID, index, pointer), "write the tree")

@@ -81,6 +81,14 @@ public final class GitRepository {
         workdir = URL(fileURLWithPath: String(cString: path)).standardizedFileURL
     }
 
+    /// The working tree of the git repository that holds `folder` (or the nearest existing folder above it), if any.
+    public static func workTree(containing folder: URL) -> URL? {
+        var current = folder.standardizedFileURL.resolvingSymlinksInPath()
+        while !FileManager.default.fileExists(atPath: current.path), current.path != "/" { current = current.deletingLastPathComponent() }
+        guard let repository = try? GitRepository(containing: current) else { return nil }
+        return repository.workdir
+    }
+
     /// The nearest folder upwards holding `.git` when its owner is not the current user.
     private static func foreignRepository(above folder: URL) -> (path: String, owner: uid_t)? {
         var current = folder.standardizedFileURL
@@ -387,6 +395,13 @@ public final class GitRepository {
         var ignored: Int32 = 0
         try check(git_ignore_path_is_ignored(&ignored, pointer, path), "read the ignore rules")
         return ignored != 0
+    }
+
+    /// Whether the file at `path` (relative to the working tree) is unknown to git: untracked or ignored.
+    public func isUntracked(_ path: String) throws -> Bool {
+        var flags: UInt32 = 0
+        try check(git_status_file(&flags, pointer, path), "read the status of \(path)")
+        return flags & (GIT_STATUS_WT_NEW.rawValue | GIT_STATUS_IGNORED.rawValue) != 0
     }
 
     // MARK: - Helpers

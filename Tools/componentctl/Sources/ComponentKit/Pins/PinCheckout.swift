@@ -28,7 +28,8 @@ public enum PinCheckout {
         let folder = root.appendingPathComponent(path)
         guard FileStatus.isRealFolder(folder), let data = FileManager.default.contents(atPath: folder.appendingPathComponent(markerName).path),
             let marker = try? JSONDecoder().decode(Marker.self, from: data),
-            (path as NSString).lastPathComponent == PinLayout.pinFolderName(marker.component, marker.version)
+            [PinLayout.pinFolderName(marker.component, marker.version), scratchFolderName(marker.component, marker.version)]
+                .contains((path as NSString).lastPathComponent)
         else { return nil }
         return marker
     }
@@ -94,6 +95,35 @@ public enum PinCheckout {
                     + "marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again. Nothing was changed.",
                 status: .usage)
         }
+    }
+
+    /// The name of the folder `plugin pack` builds release `version` of `component` in.
+    static func scratchFolderName(_ component: String, _ version: String) -> String { ".pack-\(component)-\(version)" }
+
+    /// Materializes `tree` at `checkout` inside the marked folder `folder` (both relative to `root`), runs `body` on it
+    /// and removes the folder again, also when `body` throws. The marker is written first, so a folder a killed run
+    /// left is known as componentctl's and replaced by the next run, while a folder of that name without it is refused.
+    static func withScratchCheckout<T>(
+        folder: String, checkout: String, component: String, version: String, tree: GitOID, root: URL, repository: GitRepository,
+        _ body: (URL) throws -> T
+    ) throws -> T {
+        let folderURL = root.appendingPathComponent(folder)
+        if FileStatus.exists(folderURL) {
+            guard resolvesInside(folder, root: root), isMarked(pinFolder: folder, root: root) else {
+                throw ToolError(
+                    "'\(folder)' is in the way of a build of \(component) (\(version)), but componentctl did not make it (it has no "
+                        + "\(markerName) marker naming it), so it is not removed. Move it elsewhere if it is yours, then run the command again.",
+                    status: .usage)
+            }
+            try FileManager.default.removeItem(at: folderURL)
+        }
+        let checkoutURL = root.appendingPathComponent(checkout)
+        try FileStatus.createFolder(folderURL, purpose: "a build of \(component)")
+        defer { try? FileManager.default.removeItem(at: folderURL) }
+        try markerBytes(component: component, version: version, tree: tree.hex).write(to: folderURL.appendingPathComponent(markerName))
+        try FileManager.default.createDirectory(at: checkoutURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try repository.materialize(tree: tree, into: checkoutURL)
+        return try body(checkoutURL)
     }
 
     /// Whether `path` (relative to `root`) stays inside the workspace once links on the way are followed.

@@ -144,7 +144,12 @@ public enum PinService {
         let current = pending ?? FileManager.default.contents(atPath: root.appendingPathComponent(manifest).path).map { Array($0) } ?? []
         let regenerated = try regeneratedManifest(workspace, lock: newLock, text: pending)
         if current != regenerated {
-            changes.append("point Package.swift at the pinned checkouts")
+            let foreign = RootManifest.foreignLines(in: String(decoding: current, as: UTF8.self), workspace: workspace)
+            changes.append(
+                foreign.isEmpty
+                    ? "point Package.swift at the pinned checkouts"
+                    : "drop from Package.swift's generated block the lines componentctl did not write (move them outside the block "
+                        + "to keep them): " + foreign.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
             transaction.write(manifest, regenerated)
         }
         // The CI workflow, once a team has one: its generated jobs follow the apps of components.yaml.

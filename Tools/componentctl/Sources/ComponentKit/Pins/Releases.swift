@@ -173,11 +173,24 @@ public enum ReleaseService {
         try checkAPI(context, component: component, version: version, releases: releases, force: force)
         let yaml = try ComponentsFileEditor.setting("version", to: version.description, of: name, in: context.workspace)
         let summary = message ?? "Release \(name) \(version)"
-        let commit = try context.repository.commit(replacing: manifestPath, with: yaml, message: summary, parent: head.commit)
         var transaction = WorkspaceTransaction(root: context.workspace.root, summary: "release \(name) \(version)")
-        transaction.advance(head.name, from: head.commit, to: commit, staging: manifestPath)
-        transaction.createTag(tag, commit: commit, message: summary)
         transaction.write(WorkspaceLoader.fileName, yaml)
+        // The apps' generated wiring records the versions they link: it goes into the release commit too, so the
+        // tagged commit passes `sync --check`.
+        let wiring = try AppWiring.update(&transaction, yaml: yaml, root: context.workspace.root)
+        let generated = try wiring.map { path in
+            let repositoryPath = context.repositoryPath(path)
+            guard try context.repository.changedFiles(under: repositoryPath).isEmpty else {
+                throw ToolError(
+                    "'\(name)' cannot be released while \(path) has uncommitted changes (the release commits it, regenerated, with "
+                        + "components.yaml): run 'componentctl sync' and commit, or stash the change, first.", status: .environment)
+            }
+            return (path: repositoryPath, bytes: transaction.pendingWrite(path) ?? [])
+        }
+        let commit = try context.repository.commit(
+            replacing: [(manifestPath, yaml)] + generated, message: summary, parent: head.commit)
+        transaction.advance(head.name, from: head.commit, to: commit, staging: [manifestPath] + generated.map(\.path))
+        transaction.createTag(tag, commit: commit, message: summary)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)
         let released =
             "Released \(name) \(version): committed '\(summary)' (\(commit.short)), which sets version: \(version) in components.yaml, "

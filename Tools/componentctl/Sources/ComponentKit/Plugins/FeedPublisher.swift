@@ -6,23 +6,15 @@ public import PluginFeed
 ///     index.json, index.sig              every plugin, every version, its archive, size and hash (signed)
 ///     plugins/<id>/<id>-<version>.tar    the archives
 public enum FeedPublisher {
-    /// Adds the archive at `archive` to the feed in `feed` (made when missing), signed with `key`.
-    public static func publish(archive: URL, feed: URL, key: PluginSigningKey) throws -> String {
+    /// Adds the archives at `archives` to the feed in `feed` (made when missing), signed with `key`.
+    ///
+    /// Every archive is checked against the feed before anything is written, so a refusal leaves the feed as it was;
+    /// the archives are then written, and the index and its signature once, with one new sequence.
+    public static func publish(archives: [URL], feed: URL, key: PluginSigningKey) throws -> String {
         let keys = try TrustedKeys([key.publicKey])
-        guard let data = FileManager.default.contents(atPath: archive.path) else {
-            throw ToolError("Cannot read the archive \(archive.path). Make one with 'componentctl plugin pack NAME VERSION'.", status: .usage)
-        }
-        let plugin: VerifiedPlugin
-        do {
-            plugin = try VerifiedPlugin(archive: data, keys: keys)
-        } catch let error as FeedError {
-            let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-            let signedByAnother = reason.contains("does not trust") || reason.contains("signature")
-            throw ToolError(
-                "\(archive.lastPathComponent) cannot be published: \(reason)." + (signedByAnother ? " Pack it again with this key." : ""), status: .usage)
-        }
+        let plugins = try archives.map { try verifiedArchive($0, keys: keys) }
         // One publisher at a time: the index is read, extended and signed as one step.
-        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        try FileStatus.createFolder(feed, purpose: "the feed")
         let lock = open(feed.appendingPathComponent(".publish.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw ToolError("Cannot lock the feed \(feed.path): \(String(cString: strerror(errno))).", status: .environment) }
         defer { close(lock) }
@@ -30,30 +22,64 @@ public enum FeedPublisher {
             guard errno == EINTR else { throw ToolError("Cannot lock the feed \(feed.path): \(String(cString: strerror(errno))).", status: .environment) }
         }
         var index = try existingIndex(feed, keys: keys) ?? FeedIndex()
-        let manifest = plugin.manifest
-        let relative = "plugins/\(manifest.id)/\(manifest.id)-\(manifest.version).tar"
-        let release = FeedIndex.Release(version: manifest.version, archive: relative, size: data.count, sha256: Digest.sha256(data), manifest: manifest)
-        if let published = index.release(manifest.id, manifest.version) {
-            guard published.sha256 != release.sha256 else { return "\(manifest.id) \(manifest.version) is already in the feed; nothing changed.\n" }
-            throw ToolError(
-                "\(manifest.id) \(manifest.version) is already in the feed with other bytes. A published version never changes (Apps may have it): "
-                    + "release a new version and publish that.", status: .usage)
+        var lines: [String] = []
+        var added: [(relative: String, data: Data, manifest: PluginManifest)] = []
+        for (archive, data, plugin) in plugins {
+            let manifest = plugin.manifest
+            let relative = "plugins/\(manifest.id)/\(manifest.id)-\(manifest.version).tar"
+            let release = FeedIndex.Release(version: manifest.version, archive: relative, size: data.count, sha256: Digest.sha256(data), manifest: manifest)
+            if let published = index.release(manifest.id, manifest.version) {
+                guard published.sha256 != release.sha256 else {
+                    lines.append("\(manifest.id) \(manifest.version) is already in the feed; nothing changed.")
+                    continue
+                }
+                let earlier = added.contains { $0.relative == relative } ? "another archive named on this command line" : "the feed"
+                throw ToolError(
+                    "\(archive.lastPathComponent): \(manifest.id) \(manifest.version) is already in \(earlier) with other bytes; nothing was published. "
+                        + "A published version never changes (Apps may have it): release a new version and publish that.", status: .usage)
+            }
+            index.plugins[manifest.id, default: []].append(release)
+            added.append((relative, data, manifest))
         }
-        index.plugins[manifest.id, default: []].append(release)
-        index.plugins[manifest.id]?.sort { (PluginVersion($0.version)?.parts ?? []).lexicographicallyPrecedes(PluginVersion($1.version)?.parts ?? []) }
+        guard !added.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        for id in Set(added.map(\.manifest.id)) {
+            index.plugins[id]?.sort { (PluginVersion($0.version)?.parts ?? []).lexicographicallyPrecedes(PluginVersion($1.version)?.parts ?? []) }
+        }
         guard index.sequence < Int.max else {
             throw ToolError(
                 "The feed's index is at the largest sequence (\(index.sequence)); it cannot be published to again. Start a new feed.", status: .usage)
         }
         index.sequence += 1
-        // The archive first, then the index, then its signature: a reader sees either the old pair, or
+        // The archives first, then the index, then its signature: a reader sees either the old pair, or
         // a new index whose signature lags for an instant (Apps read the pair twice before giving up).
-        try FileManager.default.createDirectory(at: feed.appendingPathComponent(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(data, to: feed.appendingPathComponent(relative))
+        for archive in added {
+            let url = feed.appendingPathComponent(archive.relative)
+            try FileStatus.createFolder(url.deletingLastPathComponent(), purpose: "the feed's archives")
+            try AtomicFile.write(archive.data, to: url)
+        }
         let indexData = try FeedJSON.encode(index)
         try AtomicFile.write(indexData, to: feed.appendingPathComponent(FeedIndex.fileName))
         try AtomicFile.write(try key.sign(indexData), to: feed.appendingPathComponent(FeedIndex.signatureName))
-        return "Published \(manifest.id) \(manifest.version) to \(feed.path) (index sequence \(index.sequence)).\n"
+        lines += added.map { "Published \($0.manifest.id) \($0.manifest.version) to \(feed.path) (index sequence \(index.sequence))." }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The archive at `archive`, read and verified against `keys`.
+    private static func verifiedArchive(_ archive: URL, keys: TrustedKeys) throws -> (URL, Data, VerifiedPlugin) {
+        guard FileStatus.isRegularFile(archive), let data = FileManager.default.contents(atPath: archive.path) else {
+            throw ToolError(
+                "Cannot read the archive \(archive.path)\(FileStatus.isRealFolder(archive) ? " (it is a folder)" : ""); nothing was published. "
+                    + "Make one with 'componentctl plugin pack NAME VERSION'.", status: .usage)
+        }
+        do {
+            return (archive, data, try VerifiedPlugin(archive: data, keys: keys))
+        } catch let error as FeedError {
+            let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+            let signedByAnother = reason.contains("does not trust") || reason.contains("signature")
+            throw ToolError(
+                "\(archive.lastPathComponent) cannot be published: \(reason); nothing was published."
+                    + (signedByAnother ? " Pack it again with this key." : ""), status: .usage)
+        }
     }
 
     /// The feed's index, checked against `keys`; nil when the feed has none yet.

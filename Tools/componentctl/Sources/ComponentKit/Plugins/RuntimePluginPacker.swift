@@ -32,47 +32,48 @@ public enum RuntimePluginPacker {
 
         // The release tree at the pin layout's depth, so its relative dependencies reach the live packages.
         let packFolder = plan.pinFolder.replacingOccurrences(
-            of: PinLayout.pinFolderName(name, version.description), with: ".pack-\(name)-\(version.description)")
-        let checkout = workspace.root.appendingPathComponent(packFolder + plan.checkout.dropFirst(plan.pinFolder.count))
-        let packRoot = workspace.root.appendingPathComponent(packFolder)
-        try? FileManager.default.removeItem(at: packRoot)
-        try FileManager.default.createDirectory(at: checkout.deletingLastPathComponent(), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: packRoot) }
-        try context.repository.materialize(tree: plan.tree, into: checkout)
+            of: PinLayout.pinFolderName(name, version.description), with: PinCheckout.scratchFolderName(name, version.description))
+        let built = try PinCheckout.withScratchCheckout(
+            folder: packFolder, checkout: packFolder + plan.checkout.dropFirst(plan.pinFolder.count), component: name, version: version.description,
+            tree: plan.tree, root: workspace.root, repository: context.repository
+        ) { checkout in
+            let sources = try sourceFacts(in: checkout)
+            guard let entry = sources.entries.first, sources.entries.count == 1 else {
+                throw ToolError(
+                    sources.entries.isEmpty
+                        ? "\(plan.release.tag) declares no entry symbol. Add one function marked @_cdecl(\"\(name.replacingOccurrences(of: "-", with: "_"))_plugin_entry\") "
+                            + "that returns RuntimePluginExport(...).retainedPointer() (see the runtime plugin template in the README)."
+                        : "\(plan.release.tag) declares several @_cdecl entries (\(sources.entries.joined(separator: ", "))); keep one.", status: .usage)
+            }
+            guard let point = component.extends else { throw ToolError("'\(name)' has no 'extends:' in components.yaml.", status: .usage) }
+            let contributions = sources.definitions.map { PluginManifest.Contribution(point: point, plugin: $0) }
+            guard !contributions.isEmpty || !sources.routes.isEmpty else {
+                throw ToolError(
+                    "\(plan.release.tag) contributes nothing: it defines no PluginDefinition with a literal id and registers no route.", status: .usage)
+            }
 
-        let sources = try sourceFacts(in: checkout)
-        guard let entry = sources.entries.first, sources.entries.count == 1 else {
-            throw ToolError(
-                sources.entries.isEmpty
-                    ? "\(plan.release.tag) declares no entry symbol. Add one function marked @_cdecl(\"\(name.replacingOccurrences(of: "-", with: "_"))_plugin_entry\") "
-                        + "that returns RuntimePluginExport(...).retainedPointer() (see the runtime plugin template in the README)."
-                    : "\(plan.release.tag) declares several @_cdecl entries (\(sources.entries.joined(separator: ", "))); keep one.", status: .usage)
+            let scratch = workspace.root.appendingPathComponent(scratchFolder)
+            let swift = try Toolchain.current()
+            report("Building \(product) of \(plan.release.tag) (release)...\n")
+            let build = try ProcessRunner.run(
+                swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
+            guard build.status == 0 else {
+                // The build's folder is gone when this is read: its paths are given as the component's, at the tag.
+                let log = (build.text + build.errorText).replacingOccurrences(of: checkout.path, with: component.path)
+                throw ToolError(
+                    "Building \(product) of \(plan.release.tag) failed (paths name the files as they are at that tag: "
+                        + "git show \(plan.release.tag):\(component.path)/...):\n"
+                        + log.split(separator: "\n").suffix(30).joined(separator: "\n"),
+                    status: .buildFailed)
+            }
+            let libraryName = "lib\(product).so"
+            let library = try Data(contentsOf: scratch.appendingPathComponent("release").appendingPathComponent(libraryName))
+            return (entry: entry, contributions: contributions, routes: sources.routes, swift: swift, library: library, libraryName: libraryName)
         }
-        guard let point = component.extends else { throw ToolError("'\(name)' has no 'extends:' in components.yaml.", status: .usage) }
-        let contributions = sources.definitions.map { PluginManifest.Contribution(point: point, plugin: $0) }
-        guard !contributions.isEmpty || !sources.routes.isEmpty else {
-            throw ToolError("\(plan.release.tag) contributes nothing: it defines no PluginDefinition with a literal id and registers no route.", status: .usage)
-        }
-
-        let scratch = workspace.root.appendingPathComponent(scratchFolder)
-        let swift = try Toolchain.current()
-        report("Building \(product) of \(plan.release.tag) (release)...\n")
-        let build = try ProcessRunner.run(
-            swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
-        guard build.status == 0 else {
-            // The build's folder is gone when this is read: its paths are given as the component's, at the tag.
-            let log = (build.text + build.errorText).replacingOccurrences(of: checkout.path, with: component.path)
-            throw ToolError(
-                "Building \(product) of \(plan.release.tag) failed (paths name the files as they are at that tag: "
-                    + "git show \(plan.release.tag):\(component.path)/...):\n"
-                    + log.split(separator: "\n").suffix(30).joined(separator: "\n"),
-                status: .buildFailed)
-        }
-        let libraryName = "lib\(product).so"
-        let library = try Data(contentsOf: scratch.appendingPathComponent("release").appendingPathComponent(libraryName))
+        let (entry, contributions, routes, swift, library, libraryName) = built
         let manifest = PluginManifest(
             id: name, version: version.description, entry: entry, library: libraryName, sha256: Digest.sha256(library), size: library.count,
-            contributions: contributions, routes: sources.routes, hostAPI: hostAPI, swift: swift.version, swiftRuntime: swift.runtimeDigest)
+            contributions: contributions, routes: routes, hostAPI: hostAPI, swift: swift.version, swiftRuntime: swift.runtimeDigest)
         let manifestData = try manifest.encoded()
         let archive = try PluginArchive(files: [
             PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), libraryName: library,

@@ -22,7 +22,8 @@ public enum ProcessRunner {
     }
 
     /// Runs `executable` with `arguments` in `directory`, with `environment` added to this process's own,
-    /// feeding it `input`; throws only when the program cannot be started.
+    /// feeding it `input`; throws when the program cannot be started, or when a request to stop componentctl ended it
+    /// (``StopForwarding``).
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
     ) throws -> Output {
@@ -35,7 +36,7 @@ public enum ProcessRunner {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
+        let stop = try StopForwarding.start(process)
         let output = drain(stdout.fileHandleForReading), errors = drain(stderr.fileHandleForReading)
         if let input {
             let writer = Thread {
@@ -45,8 +46,30 @@ public enum ProcessRunner {
             writer.start()
         }
         process.waitUntilExit()
+        if let signal = stop.finish() { throw StopForwarding.stopped(by: signal, while: "running \(executable.lastPathComponent)") }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Output(status: status, standardOutput: output.wait(), standardError: errors.wait())
+    }
+
+    /// Runs `executable` with `arguments` on this process's terminal and returns its exit status (the signal's number
+    /// plus 128 when it was killed). The child gets the terminal's foreground while it runs, since Foundation starts
+    /// it in a process group of its own, which could not read the terminal otherwise; Ctrl-C then reaches it directly.
+    public static func runAttached(_ executable: URL, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stop = try StopForwarding.start(process)
+        let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp() ? STDIN_FILENO : -1
+        if terminal >= 0 { tcsetpgrp(terminal, process.processIdentifier) }
+        process.waitUntilExit()
+        if terminal >= 0 {
+            // Taking the terminal back from the background raises SIGTTOU, which would stop us.
+            signal(SIGTTOU, SIG_IGN)
+            tcsetpgrp(terminal, getpgrp())
+            signal(SIGTTOU, SIG_DFL)
+        }
+        _ = stop.finish()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Reads `handle` to its end on a thread of its own.

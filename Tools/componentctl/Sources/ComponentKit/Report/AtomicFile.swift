@@ -5,13 +5,13 @@ public enum AtomicFile {
     /// Writes `data` to a temporary file, flushes it, then renames it over `url`.
     ///
     /// A link at `url` is written through: its target gets the new content and the link stays. The file
-    /// keeps its permissions (a new one gets 0644). The temporary file is made in `temporaryFolder` when
+    /// keeps its permissions (a new one gets 0644), unless `mode` is given. The temporary file is made in `temporaryFolder` when
     /// given (the workspace's state folder, where recovery removes what a killed run left), else beside
     /// the file; `beforeRename` runs between the two steps (the fault-injection tests kill there).
-    public static func write(_ data: Data, to url: URL, temporaryFolder: URL? = nil, beforeRename: () -> Void = {}) throws {
+    public static func write(_ data: Data, to url: URL, mode: mode_t? = nil, temporaryFolder: URL? = nil, beforeRename: () -> Void = {}) throws {
         let target = try resolved(url)
         var status = stat()
-        let mode = stat(target.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
+        let mode = mode ?? (stat(target.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644)
         if let temporaryFolder {
             try? FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
             do {

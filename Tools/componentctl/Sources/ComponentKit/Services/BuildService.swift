@@ -158,12 +158,12 @@ public struct BuildService {
         process.standardOutput = verbose ? pipe : handle
         process.standardError = verbose ? pipe : handle
         process.standardInput = FileHandle.nullDevice
+        let stop: StopForwarding.Child
         do {
-            try process.run()
+            stop = try StopForwarding.start(process)
         } catch {
             throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
-        let stop = StopForwarding(to: process)
         if verbose {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
                 handle.write(data)
@@ -172,7 +172,7 @@ public struct BuildService {
         }
         process.waitUntilExit()
         if let signal = stop.finish() {
-            throw ToolError("Stopped (signal \(signal)) while running \(job.name); nothing of it was recorded.", status: .buildFailed)
+            throw StopForwarding.stopped(by: signal, while: "running \(job.name)")
         }
         return process.terminationStatus == 0
     }

@@ -121,13 +121,13 @@ public enum RemoveService {
     }
 
     /// Refuses when a folder to delete holds anything git could not restore: changes, untracked or ignored
-    /// files (`.build` folders excepted).
+    /// files, except what SwiftPM makes anew (build folders, `.swiftpm/`, a `Package.resolved` git does not track).
     private static func refuseUncommittedFiles(in removed: [Component], context: VersionedWorkspace) throws {
         let prefix = context.prefix.isEmpty ? "" : context.prefix + "/"
         var files: [String] = []
         for component in removed {
             files += try context.repository.changedFiles(under: prefix + component.path, ignored: true).filter { path in
-                !path.split(separator: "/").contains(".build")
+                try !isMadeBySwiftPM(path, repository: context.repository)
             }
         }
         guard files.isEmpty else {
@@ -136,5 +136,16 @@ public enum RemoveService {
                     + files.prefix(10).map { "  \($0)\n" }.joined() + (files.count > 10 ? "  and \(files.count - 10) more\n" : "")
                     + "Commit or move them, or keep the folders with --keep-files.", status: .usage)
         }
+    }
+
+    /// Whether `path` is something SwiftPM writes and writes again: a build folder (`.build`, or a `.build-NAME`
+    /// scratch folder), `.swiftpm/`, or a `Package.resolved` that git does not track.
+    static func isMadeBySwiftPM(_ path: String, repository: GitRepository) throws -> Bool {
+        let segments = path.split(separator: "/")
+        if segments.contains(where: { $0 == ".build" || $0 == ".swiftpm" || $0.hasPrefix(".build-") || $0.hasPrefix(".build_") }) {
+            return true
+        }
+        guard segments.last == "Package.resolved" else { return false }
+        return try repository.isUntracked(path)
     }
 }

@@ -15,3 +15,35 @@ public enum FileStatus {
         return lstat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }
+
+extension FileStatus {
+    /// Whether `url` is, or links to, a regular file.
+    public static func isRegularFile(_ url: URL) -> Bool {
+        var status = stat()
+        return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Makes the folder `url` and its missing parents; a parent that is a file is named in the error, which
+    /// `FileManager` reports only as "File exists".
+    public static func createFolder(_ url: URL, purpose: String) throws {
+        var ancestor = url.standardizedFileURL
+        while ancestor.path != "/" {
+            var status = stat()
+            if stat(ancestor.path, &status) == 0 {
+                guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                    throw ToolError(
+                        "Cannot make the folder \(url.path) for \(purpose): \(ancestor.path) is a file, not a folder. Move it away, or choose another place.",
+                        status: .usage)
+                }
+                break
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw ToolError(
+                "Cannot make the folder \(url.path) for \(purpose): \(ToolError.describe(error)). Make sure its parent is writable.", status: .environment)
+        }
+    }
+}

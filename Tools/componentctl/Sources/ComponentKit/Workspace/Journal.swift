@@ -18,12 +18,16 @@ struct Journal: Codable {
         var message: String
     }
 
-    /// A branch moved to a new commit, and the one file of that commit staged in the index.
+    /// A branch moved to a new commit, and the files of that commit staged in the index.
     struct Advance: Codable {
         var reference: String
         var from: String
         var to: String
         var path: String
+        /// The commit's other files (a journal written before they existed has none).
+        var also: [String]?
+
+        var paths: [String] { [path] + (also ?? []) }
     }
 
     var summary: String
@@ -127,7 +131,7 @@ struct Journal: Codable {
             if repository.referenceTarget(advance.reference) == new {
                 try repository.moveReference(advance.reference, from: new, to: old, message: "roll back: \(summary)")
             }
-            try repository.stage(advance.path)
+            for path in advance.paths { try repository.stage(path) }
         }
         if let tag, let repository, let resolved = try? repository.resolveTag(tag.name), resolved.commit.hex == tag.commit {
             try repository.deleteTag(tag.name)

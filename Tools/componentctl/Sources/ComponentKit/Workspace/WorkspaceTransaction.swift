@@ -54,8 +54,9 @@ public struct WorkspaceTransaction {
 
     /// Moves the branch `reference` from `old` to the prepared commit `new` and stages `path` (the one file
     /// the commit changes) in the index; both are undone on rollback.
-    public mutating func advance(_ reference: String, from old: GitOID, to new: GitOID, staging path: String) {
-        advance = Journal.Advance(reference: reference, from: old.hex, to: new.hex, path: path)
+    public mutating func advance(_ reference: String, from old: GitOID, to new: GitOID, staging paths: [String]) {
+        guard let first = paths.first else { return }
+        advance = Journal.Advance(reference: reference, from: old.hex, to: new.hex, path: first, also: Array(paths.dropFirst()))
     }
 
     /// A folder to stage new content in, on the workspace's file system so the final move is a rename.
@@ -137,7 +138,7 @@ public struct WorkspaceTransaction {
                 faultPoint("write")
             }
             if let advance, let repository {
-                try repository.stage(advance.path)
+                for path in advance.paths { try repository.stage(path) }
                 faultPoint("index")
             }
         } catch {

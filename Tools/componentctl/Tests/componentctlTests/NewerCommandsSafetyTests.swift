@@ -1,0 +1,166 @@
+import ComponentKit
+import Foundation
+import PluginFeed
+import Testing
+import TestSupport
+
+/// The newer commands (`cached`, `plugin`, `sign`, `remove`, `api-diff`, `release` with apps, `sync` of generated
+/// files) held to the standard of the oldest: bad input is refused naming the value and changes no file, nothing the
+/// tool did not make is deleted, and generated files change only when what they mean changes. Through the binary.
+@Suite struct NewerCommandsSafetyTests {
+    let outside = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-outside-\(UUID().uuidString)")
+
+    private func tool(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolProcess.Result {
+        try ToolProcess.run(["--root", scratch.root.path] + arguments, environment: environment)
+    }
+
+    @Test func cachedRefusesAnInputThatIsMistypedAbsentOutsideOrAbsolute() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let cache = outside.appendingPathComponent("cache")
+        let before = try scratch.everyFile()
+        for input in ["Packages/Busines/Shelf", "../outside", "/etc", "Packages/../../x", ""] {
+            let result = try tool(scratch, ["cached", "step", "--input", input, "--cache", cache.path, "--", "/bin/true"])
+            #expect(result.status == 2, "\(input): \(result.error)")
+            #expect(result.error.contains("--input '\(input)'"), "\(result.error)")
+            #expect(result.error.contains("relative to its root"))
+        }
+        #expect(try scratch.everyFile() == before)
+        #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent("ac").path), "no pass was recorded")
+        let good = try tool(scratch, ["cached", "step", "--input", "./Packages/Business/Shelf/", "--cache", cache.path, "--", "/bin/true"])
+        #expect(good.status == 0, "\(good.error)")
+    }
+
+    @Test func keygenRefusesAPlaceInsideARepositoryAndNeverWritesTheKeyReadable() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let before = try scratch.everyFile()
+        for place in ["signing", "keys/deep/plugin.pem"] {
+            let inside = try ToolProcess.run(["plugin", "keygen", "--key", scratch.root.appendingPathComponent(place).path])
+            #expect(inside.status == 2)
+            #expect(inside.error.contains("is inside the git repository \(scratch.root.path)"), "\(inside.error)")
+        }
+        #expect(try scratch.everyFile() == before)
+
+        // Every mode the key's file ever has is 0600: strace sees each open and chmod of it.
+        let key = outside.appendingPathComponent("keys/signing.key")
+        let trace = outside.appendingPathComponent("trace")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let traced = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            ["-f", "-qq", "-e", "trace=openat,chmod,fchmod,fchmodat", "-o", trace.path, try ToolProcess.binary().path, "plugin", "keygen", "--key", key.path])
+        #expect(traced.status == 0, "\(traced.errorText)")
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("signing.key") || $0.contains("fchmod(") }
+        #expect(!calls.isEmpty)
+        #expect(calls.allSatisfy { !$0.contains("0644") && !$0.contains("0666") }, "\(calls)")
+        #expect((try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func removeDeletesWhatSwiftPMMakesAndStillRefusesTheUsersFiles() throws {
+        let scratch = try Scratch.fixtureRepository()
+        #expect(try tool(scratch, ["new", "Reader2", "--layer", "core"]).status == 0)
+        try scratch.commitAll("reader2")
+        try scratch.write("Packages/Core/Reader2/Package.resolved", "{}\n")
+        try scratch.write("Packages/Core/Reader2/.swiftpm/configuration/registries.json", "{}\n")
+        try scratch.write("Packages/Core/Reader2/.build/debug/x.o", "object\n")
+        try scratch.write("Packages/Core/Reader2/.build-standalone/x.o", "object\n")
+        try scratch.write("Packages/Core/Reader2/notes.txt", "mine\n")
+        let before = try scratch.everyFile()
+        let refused = try tool(scratch, ["remove", "reader2"])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("Packages/Core/Reader2/notes.txt"))
+        #expect(!refused.error.contains("Package.resolved") && !refused.error.contains(".swiftpm"), "\(refused.error)")
+        #expect(try scratch.everyFile() == before)
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Core/Reader2/notes.txt"))
+        let removed = try tool(scratch, ["remove", "reader2"])
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("Packages/Core/Reader2").path))
+    }
+
+    @Test func aReleaseCommitPassesSyncCheckAndACommentChangesNoGeneratedFile() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        #expect(try tool(scratch, ["sync"]).status == 0)
+        try scratch.commitAll("wiring")
+        let released = try tool(scratch, ["release", "ribbon", "1.1.0"])
+        #expect(released.status == 0, "\(released.error)")
+        #expect(try scratch.git("status", "--porcelain").isEmpty, "the release committed what it changed")
+        #expect(try scratch.git("show", "--stat", "--format=", "ribbon@1.1.0").contains("GeneratedApp.swift"))
+        let check = try tool(scratch, ["sync", "--check"])
+        #expect(check.status == 0, "\(check.output)")
+
+        try scratch.replace(in: "components.yaml", "components:\n", with: "# A comment moves every line below it.\n\ncomponents:\n")
+        #expect(try tool(scratch, ["sync", "--check"]).status == 0)
+    }
+
+    @Test func packAndAPIDiffNeverDeleteAFolderOfTheirNameThatTheyDidNotMake() throws {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.addRuntimePlugin("Glitter", source: "func wire(_ router: Router) throws { try router.register(\"app://glitter/:name\") { _ in nil } }\n")
+        try scratch.commitAsNewRepository()
+        #expect(try tool(scratch, ["release", "glitter", "1.0.0"]).status == 0)
+        let key = outside.appendingPathComponent("k.key")
+        #expect(try ToolProcess.run(["plugin", "keygen", "--key", key.path]).status == 0)
+        try scratch.write("Packages/.pack-glitter-1.0.0/mine.txt", "mine\n")
+        let before = try scratch.everyFile()
+        let pack = try tool(scratch, ["plugin", "pack", "glitter", "1.0.0", "--key", key.path])
+        #expect(pack.status == 2)
+        #expect(pack.error.contains("'Packages/.pack-glitter-1.0.0' is in the way"), "\(pack.error)")
+        #expect(try scratch.everyFile() == before)
+    }
+
+    @Test func apiDiffMatchesAVersionExactlyAndAnUnknownOneIsAUsageError() throws {
+        let scratch = try Scratch.fixtureRepository()
+        #expect(try tool(scratch, ["release", "shelf-interface", "1.0.0"]).status == 0)
+        for version in ["1.0.0+build.7", "9.9.9"] {
+            let result = try tool(scratch, ["api-diff", "shelf-interface", "--from", version])
+            #expect(result.status == 2, "\(version): \(result.error)")
+            #expect(result.error.contains("'shelf-interface' has no release \(version)"))
+        }
+    }
+
+    @Test func syncDropsAForeignLineInTheGeneratedBlockAndCheckFailsOnIt() throws {
+        let scratch = try Scratch.fixtureRepository()
+        #expect(try tool(scratch, ["sync", "--check"]).status == 0)
+        let foreign = "    .package(url: \"https://example.com/evil.git\", from: \"1.0.0\"),\n"
+        let manifest = try scratch.read("Package.swift")
+        let anchor = try #require(manifest.range(of: "    .package(path: \"Packages/"))
+        try scratch.write("Package.swift", manifest.replacingCharacters(in: anchor.lowerBound..<anchor.lowerBound, with: foreign))
+        let check = try tool(scratch, ["sync", "--check"])
+        #expect(check.status == 1)
+        #expect(check.output.contains(".package(url: \"https://example.com/evil.git\", from: \"1.0.0\"),"), "\(check.output)")
+        #expect(try tool(scratch, ["sync"]).status == 0)
+        #expect(try scratch.read("Package.swift") == manifest)
+    }
+
+    @Test func publishAndSignCheckEveryFileBeforeWritingAny() throws {
+        let key = PluginSigningKey()
+        let keyFile = outside.appendingPathComponent("k.key")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data(key.fileContents.utf8).write(to: keyFile)
+        let good = try archive("1.0.0", key: key)
+        let feed = outside.appendingPathComponent("feed")
+        let publish = try ToolProcess.run([
+            "plugin", "publish", good.path, outside.appendingPathComponent("missing.tar").path, "--feed", feed.path, "--key", keyFile.path,
+        ])
+        #expect(publish.status == 2)
+        #expect(publish.error.contains("missing.tar") && publish.error.contains("nothing was published"), "\(publish.error)")
+        #expect(!FileManager.default.fileExists(atPath: feed.appendingPathComponent("index.json").path))
+
+        let layout = outside.appendingPathComponent("layout.json")
+        try Data("{\"sequence\": 1}".utf8).write(to: layout)
+        let sign = try ToolProcess.run(["sign", layout.path, outside.appendingPathComponent("nope.json").path, "--key", keyFile.path])
+        #expect(sign.status == 2)
+        #expect(sign.error.contains("nope.json does not exist; nothing was signed"), "\(sign.error)")
+        #expect(!FileManager.default.fileExists(atPath: layout.path + ".sig"))
+    }
+
+    private func archive(_ version: String, key: PluginSigningKey) throws -> URL {
+        let bytes = Data("library".utf8)
+        let manifest = PluginManifest(
+            id: "badge", version: version, entry: "badge_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(bytes), size: bytes.count,
+            contributions: [.init(point: "shelf-interface/badges", plugin: "badge")], routes: [], hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
+            swiftRuntime: "x")
+        let data = try manifest.encoded()
+        let url = outside.appendingPathComponent("badge-\(version).tar")
+        try PluginArchive(files: [PluginArchive.manifestName: data, PluginArchive.signatureName: try key.sign(data), "libBadge.so": bytes])
+            .encoded().write(to: url)
+        return url
+    }
+}

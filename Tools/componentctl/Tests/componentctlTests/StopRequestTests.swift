@@ -1,0 +1,88 @@
+import ComponentKit
+import Foundation
+import Testing
+import TestSupport
+
+/// Ctrl-C in a terminal (SIGINT to the foreground process group) and SIGTERM each end the command and every process
+/// it started: a stand-in `swift` that waits shows what would otherwise run on.
+@Suite struct StopRequestTests {
+    /// A `swift` that answers `--version` and otherwise records its process id and waits as a long build would.
+    private func standIn(_ scratch: Scratch) throws -> (swift: String, pidFile: URL) {
+        let pidFile = scratch.root.deletingLastPathComponent().appendingPathComponent("stand-in.pid")
+        let path = scratch.root.deletingLastPathComponent().appendingPathComponent("waiting-swift").path
+        try Data(
+            """
+            #!/bin/sh
+            case "$1" in --version) echo "Swift version 6.3.1 (stand-in)"; exit 0;; esac
+            echo $$ > "\(pidFile.path).tmp" && mv "\(pidFile.path).tmp" "\(pidFile.path)"
+            exec sleep 300
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return (path, pidFile)
+    }
+
+    /// Starts componentctl with `arguments`, waits until the stand-in runs, then sends `signal` as a terminal or a CI
+    /// runner would; returns how componentctl ended, what it said and whether the stand-in still runs.
+    private func stop(_ arguments: [String], in scratch: Scratch, with signal: Int32) throws -> (status: Int32, error: String, childRuns: Bool) {
+        let (swift, pidFile) = try standIn(scratch)
+        try? FileManager.default.removeItem(at: pidFile)
+        let process = Process()
+        process.executableURL = try ToolProcess.binary()
+        process.arguments = ["--root", scratch.root.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["COMPONENTCTL_SWIFT": swift, "COMPONENTCTL_CACHE": "off"]) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        // Foundation starts it in a process group of its own: the foreground group of a terminal it would be.
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: pidFile.path), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let child = pid_t((try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(child > 0, "the stand-in started")
+        kill(signal == SIGINT ? -process.processIdentifier : process.processIdentifier, signal)
+        let patience = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < patience { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let childRuns = child > 0 && isRunning(child)
+        if child > 0 { kill(child, SIGKILL) }
+        return (process.terminationStatus, said, childRuns)
+    }
+
+    /// Whether `pid` is a live process (a zombie is not).
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !(stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? false)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopEndsTheStandaloneTestAndTheCommandOfCached(signal: Int32) throws {
+        let scratch = try Scratch.fixtureRepository()
+        let tested = try stop(["test", "values", "--standalone"], in: scratch, with: signal)
+        #expect(!tested.childRuns, "test --standalone left swift running")
+        #expect(tested.status == 4)
+        #expect(tested.error.contains("Stopped (signal \(signal)) while running values"), "\(tested.error)")
+
+        let waiting = scratch.root.deletingLastPathComponent().appendingPathComponent("waiting-swift").path
+        let cached = try stop(["cached", "slow", "--input", ".", "--", waiting, "run"], in: scratch, with: signal)
+        #expect(!cached.childRuns, "cached left its command running")
+        #expect(cached.status == 4)
+        #expect(cached.error.contains("Stopped (signal \(signal)) while running slow"), "\(cached.error)")
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopEndsTheBuildOfAPIDiffAndLeavesNoFolderBehind(signal: Int32) throws {
+        let scratch = try Scratch.fixtureRepository()
+        #expect(try ToolProcess.run(["--root", scratch.root.path, "release", "shelf-interface", "1.0.0"]).status == 0)
+        try scratch.write("Packages/Interfaces/ShelfInterface/Sources/ShelfInterface/Added.swift", "public struct Added {}\n")
+        let before = try FileManager.default.contentsOfDirectory(atPath: scratch.root.appendingPathComponent("Packages").path).sorted()
+        let stopped = try stop(["api-diff", "shelf-interface"], in: scratch, with: signal)
+        #expect(!stopped.childRuns, "api-diff left its build running")
+        #expect(stopped.status == 4, "\(stopped.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.appendingPathComponent("Packages").path).sorted() == before)
+        #expect(try ToolProcess.run(["--root", scratch.root.path, "sync"]).error.isEmpty, "no folder sync calls the user's")
+    }
+}
