@@ -67,11 +67,11 @@ struct BuildOptions: ParsableArguments {
     private func keyed(
         _ jobs: [BuildService.Job], workspace: Workspace, swift: String, variables: [String: String], cache: ResultsCache, progress: BuildProgress
     ) throws -> [BuildService.Job] {
+        if let repository = try? GitRepository(containing: workspace.root) { try cache.checkPlacement(in: repository) }
         do {
             let environment = try KeyEnvironment.current(swift: swift, configuration: configuration.rawValue, environment: variables)
             let versioned = try VersionedWorkspace(workspace)
             let keyed = try BuildPlanner.keyed(jobs, in: versioned, environment: environment)
-            CacheOptions.checkPlacement(of: cache, in: versioned.repository)
             let dirty = keyed.filter(\.keyIsUncommitted).map(\.name)
             progress.note(
                 "Results cache: \(cache.location)\(cache.readOnly ? " (read-only)" : "")"

@@ -20,6 +20,12 @@ struct HashCommand: ParsableCommand {
     @Option(help: "text, json, or key (the keys alone, one a line).") var format: HashService.Format = .text
     @Flag(help: "Print the recipe of each key (text only).") var explain = false
 
+    func validate() throws {
+        if explain && format != .text {
+            throw ValidationError("--explain prints the recipes in the text format; drop --format \(format.rawValue) or --explain.")
+        }
+    }
+
     func run() throws {
         let context = try VersionedWorkspace(try global.workspace())
         let variables = ProcessInfo.processInfo.environment
@@ -66,7 +72,7 @@ struct CachedCommand: ParsableCommand {
         let environment = try KeyEnvironment.current(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: "", environment: variables)
         let key = try StepService.key(step, in: context, environment: environment, variables: variables)
         let cache = try results.cache(environment: variables)
-        if let cache { CacheOptions.checkPlacement(of: cache, in: context.repository) }
+        try cache?.checkPlacement(in: context.repository)
         let status = try StepService.run(step, key: key, cache: cache) { FileHandle.standardOutput.write(Data($0.utf8)) }
         if status != 0 { throw ExitCode(status) }
     }

@@ -21,11 +21,6 @@ struct CacheOptions: ParsableArguments {
         return try ResultsCache.configured(location: cache, readOnly: cacheReadOnly, environment: environment, warn: Self.warn)
     }
 
-    /// Warns when `cache` is a folder in `repository` that git does not ignore.
-    static func checkPlacement(of cache: ResultsCache, in repository: GitRepository) {
-        if let warning = cache.placementWarning(in: repository) { warn(warning) }
-    }
-
     private static func warn(_ warning: String) {
         FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
     }

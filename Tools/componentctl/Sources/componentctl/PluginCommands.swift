@@ -17,7 +17,9 @@ struct SigningKeyOption: ParsableArguments {
     var path: URL {
         if let key { return URL(fileURLWithPath: key) }
         if let path = ProcessInfo.processInfo.environment["COMPONENTCTL_PLUGIN_KEY"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/componentctl/plugin-signing.key")
+        // $HOME first, as every tool of a shell does; the password database's home only without it.
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        return (home ?? FileManager.default.homeDirectoryForCurrentUser).appendingPathComponent(".config/componentctl/plugin-signing.key")
     }
 
     func load() throws -> PluginSigningKey {

@@ -61,7 +61,6 @@ import TestSupport
         try scratch.write("Packages/Core/Reader2/Package.resolved", "{}\n")
         try scratch.write("Packages/Core/Reader2/.swiftpm/configuration/registries.json", "{}\n")
         try scratch.write("Packages/Core/Reader2/.build/debug/x.o", "object\n")
-        try scratch.write("Packages/Core/Reader2/.build-standalone/x.o", "object\n")
         try scratch.write("Packages/Core/Reader2/notes.txt", "mine\n")
         let before = try scratch.everyFile()
         let refused = try tool(scratch, ["remove", "reader2"])
@@ -149,6 +148,108 @@ import TestSupport
         #expect(sign.status == 2)
         #expect(sign.error.contains("nope.json does not exist; nothing was signed"), "\(sign.error)")
         #expect(!FileManager.default.fileExists(atPath: layout.path + ".sig"))
+    }
+
+    /// A message case: how to break a copy of the fixture, the command, its exit status and what it must say.
+    struct MessageCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var edit: @Sendable (Scratch) throws -> Void
+        var arguments: [String]
+        var status: Int32
+        var says: String
+        var mustNotSay: String? = nil
+        var testDescription: String { name }
+    }
+
+    static let messages: [MessageCase] = [
+        MessageCase(
+            name: "a wrong path is the problem, not the name",
+            edit: { try $0.replace(in: "components.yaml", "path: Packages/Core/Cache", with: "path: Packages/Core/Cach") },
+            arguments: ["check-layers"], status: 2, says: "path 'Packages/Core/Cach' of 'cache' does not exist", mustNotSay: "rename the key"),
+        MessageCase(
+            name: "a missing END marker is named", edit: { try $0.replace(in: "Package.swift", "// END componentctl: components\n", with: "") },
+            arguments: ["sync", "--check"], status: 2, says: "has a '// BEGIN componentctl: components' line but no '// END componentctl: components' line"),
+        MessageCase(
+            name: "an unknown layer is reported once", edit: { try $0.replace(in: "components.yaml", "    layer: core\n", with: "    layer: cor\n") },
+            arguments: ["check-layers"], status: 2, says: "unknown layer 'cor' for component 'catalog'. Fix: use 'core'", mustNotSay: "but it is in 'cor'"),
+        MessageCase(
+            name: "a tab says tab", edit: { try $0.replace(in: "components.yaml", "  name: Library", with: "\tname: Library") }, arguments: ["list"],
+            status: 2, says: "line 4 is indented with a tab, and YAML indents with spaces only"),
+        MessageCase(
+            name: "components.yaml that is a folder says so",
+            edit: { scratch in
+                try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("components.yaml"))
+                try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("components.yaml"), withIntermediateDirectories: false)
+            }, arguments: ["list"], status: 2, says: "it is a folder, not a file"),
+        MessageCase(
+            name: "a read-only components.yaml is not replaced", edit: { chmod($0.root.appendingPathComponent("components.yaml").path, 0o444) },
+            arguments: ["release", "shelf", "1.1.0"], status: 2, says: "'components.yaml' is read-only (mode 444)"),
+        MessageCase(
+            name: "an image reference that is none is refused",
+            edit: { try $0.replace(in: "components.yaml", "  scheme: lib", with: "  ci-image: \"swift:6 ${{ secrets.TOKEN }}\"\n  scheme: lib") },
+            arguments: ["ci", "github"], status: 2, says: "workspace.ci-image 'swift:6 ${{ secrets.TOKEN }}' is no container image reference"),
+        MessageCase(
+            name: "explain with another format is refused", edit: { _ in }, arguments: ["hash", "--format", "key", "--explain"], status: 2,
+            says: "--explain prints the recipes in the text format"),
+        MessageCase(
+            name: "a repeated --app is named", edit: { _ in }, arguments: ["new", "Tiny", "--layer", "business", "--app", "shelf-app", "--app", "shelf-app"],
+            status: 2, says: "--app shelf-app is given twice"),
+        MessageCase(
+            name: "a generated line edited by hand is dropped by sync, not refused",
+            edit: { try $0.replace(in: "Package.swift", ".package(path: \"Packages/Business/Shelf\")", with: ".package(path: \"Packages/Business/Shelf2\")") },
+            arguments: ["sync", "--check"], status: 1, says: "drop from Package.swift's generated block the lines componentctl did not write"),
+    ]
+
+    @Test(arguments: messages)
+    func aBadInputGetsAMessageNamingItAndTheFixAndChangesNothing(_ message: MessageCase) throws {
+        let scratch = try Scratch.fixtureRepository()
+        try message.edit(scratch)
+        let before = try scratch.everyFile()
+        let result = try tool(scratch, message.arguments)
+        #expect(result.status == message.status, "\(result.output)\(result.error)")
+        #expect((result.output + result.error).contains(message.says), "\(result.output)\(result.error)")
+        if let wrong = message.mustNotSay { #expect(!(result.output + result.error).contains(wrong)) }
+        #expect(try scratch.everyFile() == before)
+    }
+
+    @Test func aLineComponentctlAddsToACRLFFileEndsInCRLF() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("components.yaml", try scratch.read("components.yaml").replacingOccurrences(of: "\n", with: "\r\n"))
+        try scratch.commitAsNewRepository()
+        #expect(try tool(scratch, ["release", "shelf", "1.1.0"]).status == 0)
+        #expect(try tool(scratch, ["pin", "shelf", "1.1.0"]).status == 0)
+        let text = try scratch.read("components.yaml")
+        #expect(text.contains("    pin: 1.1.0\r\n"))
+        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF")
+    }
+
+    @Test func verifyCallsAMissingIndexSignatureAFailedCheck() throws {
+        let key = PluginSigningKey()
+        let keyFile = outside.appendingPathComponent("k.key")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data(key.fileContents.utf8).write(to: keyFile)
+        let feed = outside.appendingPathComponent("feed")
+        #expect(try ToolProcess.run(["plugin", "publish", try archive("1.0.0", key: key).path, "--feed", feed.path, "--key", keyFile.path]).status == 0)
+        try FileManager.default.removeItem(at: feed.appendingPathComponent("index.sig"))
+        let verify = try ToolProcess.run(["plugin", "verify", feed.path, "--key", keyFile.path])
+        #expect(verify.status == 1)
+        #expect(verify.error.contains("has no index.sig beside it"))
+    }
+
+    @Test func theDefaultSigningKeyFollowsHome() throws {
+        let home = outside.appendingPathComponent("home")
+        let made = try ToolProcess.run(["plugin", "keygen"], environment: ["HOME": home.path, "COMPONENTCTL_PLUGIN_KEY": ""])
+        #expect(made.status == 0, "\(made.error)")
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".config/componentctl/plugin-signing.key").path))
+    }
+
+    @Test func aResultsCacheInTheWorkTreeIsRefusedBeforeAnythingIsWritten() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let before = try scratch.everyFile()
+        let result = try tool(scratch, ["cached", "lint", "--input", ".", "--cache", scratch.root.appendingPathComponent("results").path, "--", "/bin/true"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("is inside the repository and git does not ignore it"))
+        #expect(try scratch.everyFile() == before)
     }
 
     private func archive(_ version: String, key: PluginSigningKey) throws -> URL {

@@ -173,7 +173,9 @@ import TestSupport
         }
         // A folder inside the workspace that git does not ignore would change the keys it records.
         let inside = try tool(scratch, ["test", "values"], swift: swift, cache: scratch.root.appendingPathComponent("results").path)
+        #expect(inside.status == 2)
         #expect(inside.error.contains("is inside the repository and git does not ignore it"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("results").path), "nothing written in the work tree")
         try scratch.write(".gitignore", ((try? scratch.read(".gitignore")) ?? "") + "results/\n")
         #expect(!(try tool(scratch, ["test", "values"], swift: swift, cache: scratch.root.appendingPathComponent("results").path).error.contains("inside")))
     }

@@ -63,7 +63,7 @@ enum AppManifest {
                         try ScaffoldService.inserting("    .package(path: \(swiftString(component.path))),\n", intoArray: "componentPackages", of: block)
                     })
             else {
-                throw AppWiring.refusal("Package.swift has no '\(RootManifest.begin)' block listing the component packages")
+                throw AppWiring.refusal("Package.swift \(GeneratedBlock.manifest.absence(in: result)), around the list of component packages")
             }
             result = rewritten
         }

@@ -113,7 +113,7 @@ extension SchemaReader {
                 fix: implementation.map { "list its implementation '\($0.name)' instead, or remove the entry" } ?? "remove the entry")
             return false
         }
-        if component.layer != topLayer {
+        if component.layer != topLayer, layers.contains(component.layer) {
             error(
                 at: location, "'\(member)' in app '\(app)' is in layer \(component.layer): it comes along with the components that depend on it",
                 fix: "list only business implementations and plugins; remove '\(member)'")

@@ -73,14 +73,16 @@ public final class ResultsCache: Sendable {
     /// The folder or URL results are kept in.
     public var location: String { store.location }
 
-    /// A warning when the cache is a folder inside `repository`'s working tree that git does not ignore: what
-    /// it records there would change the keys of the folder it is in, so nothing would ever be found again.
-    public func placementWarning(in repository: GitRepository) -> String? {
+    /// Throws when the cache is a folder inside `repository`'s working tree that git does not ignore: what it
+    /// records there would change the keys of the folder it is in, so nothing would ever be found again.
+    public func checkPlacement(in repository: GitRepository) throws {
         guard let folder = (store as? FolderStore)?.folder, let path = repository.relativePath(of: folder),
             path.isEmpty || (try? repository.isIgnored(path + "/")) != true
-        else { return nil }
-        return "the results cache \(location) is inside the repository and git does not ignore it: what it records changes the keys. "
-            + "Use a folder outside it (the default is ~/.cache/componentctl/results) or one .gitignore names."
+        else { return }
+        throw ToolError(
+            "The results cache \(location) is inside the repository and git does not ignore it: what it records would change the keys "
+                + "and the work tree. Use a folder outside it (the default is ~/.cache/componentctl/results) or one .gitignore names.",
+            status: .usage)
     }
 
     /// The cache `--cache`/`COMPONENTCTL_CACHE` names (a folder, or an http(s):// URL of a Bazel remote

@@ -188,7 +188,7 @@ public enum ReleaseService {
             return (path: repositoryPath, bytes: transaction.pendingWrite(path) ?? [])
         }
         let commit = try context.repository.commit(
-            replacing: [(manifestPath, yaml)] + generated, message: summary, parent: head.commit)
+            replacing: [(manifestPath, transaction.pendingWrite(WorkspaceLoader.fileName) ?? yaml)] + generated, message: summary, parent: head.commit)
         transaction.advance(head.name, from: head.commit, to: commit, staging: [manifestPath] + generated.map(\.path))
         transaction.createTag(tag, commit: commit, message: summary)
         try transaction.commit(repository: context.repository, faultPoint: faultPoint)

@@ -18,7 +18,9 @@ public enum RootManifest {
             }.joined(separator: "\n")
         }
         guard let regenerated else {
-            throw ToolError("Package.swift has no '\(begin)' ... '\(end)' block; add one around the component dependencies.", status: .usage)
+            throw ToolError(
+                "Package.swift \(GeneratedBlock.manifest.absence(in: text)); the lines from '\(begin)' to '\(end)' hold the component "
+                    + "packages componentctl writes: put them back around them.", status: .usage)
         }
         return regenerated
     }

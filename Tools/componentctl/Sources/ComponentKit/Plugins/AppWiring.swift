@@ -99,7 +99,7 @@ public enum AppWiring {
         guard let withApps = AppManifest.block.rewriting(manifest, { _ in output.manifestBlock }) else {
             // A workspace without apps may keep a hand-written manifest.
             guard workspace.apps.isEmpty else {
-                throw refusal("Package.swift has no '\(AppManifest.block.begin)' ... '\(AppManifest.block.end)' block for the apps' targets; add one")
+                throw refusal("Package.swift \(AppManifest.block.absence(in: manifest)), around the apps' targets; add them")
             }
             return changed
         }

@@ -105,6 +105,13 @@ public enum FeedPublisher {
             let plugin = try refusing { try VerifiedPlugin(archive: data, keys: keys) }
             return "ok: \(target.lastPathComponent): \(plugin.manifest.id) \(plugin.manifest.version), signature and library hash verified\n"
         }
+        guard FileStatus.exists(target.appendingPathComponent(FeedIndex.fileName)) else {
+            throw ToolError("\(target.path) holds no \(FeedIndex.fileName): it is no plugin feed.", status: .usage)
+        }
+        // A missing signature is a failed check like any other (exit 1), not a usage error.
+        guard FileStatus.exists(target.appendingPathComponent(FeedIndex.signatureName)) else {
+            throw ToolError("Refused: the feed's \(FeedIndex.fileName) has no \(FeedIndex.signatureName) beside it.", status: .findings)
+        }
         guard let index = try refusing({ try existingIndex(target, keys: keys) }) else {
             throw ToolError("\(target.path) holds no \(FeedIndex.fileName): it is no plugin feed.", status: .usage)
         }

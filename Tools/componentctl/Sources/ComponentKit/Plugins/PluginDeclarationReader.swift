@@ -14,7 +14,7 @@ extension SchemaReader {
                 }
                 continue
             }
-            if component.layer != topLayer {
+            if component.layer != topLayer, layers.contains(component.layer) {
                 error(
                     at: component.location, "plugin '\(component.name)' is in layer \(component.layer)",
                     fix: "plugins extend features, so they live in the top layer: 'layer: \(topLayer)'")

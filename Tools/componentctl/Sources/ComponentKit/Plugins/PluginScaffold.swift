@@ -13,7 +13,7 @@ public enum PluginScaffold {
         _ workspace: Workspace, name: String, point pointArgument: String, apps: [String] = [], faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         try ScaffoldService.checkName(name)
-        for app in apps { _ = try workspace.app(named: app) }
+        _ = try workspace.apps(namedByOptions: apps)
         let catalog = PluginCatalog(WorkspaceAnalysis.analyze(workspace))
         let point = try resolve(pointArgument, in: workspace, catalog: catalog)
         guard let interface = workspace.component(named: point.component) else { throw workspace.unknownComponent(point.component) }
@@ -37,7 +37,7 @@ public enum PluginScaffold {
         let insertions = [try ScaffoldService.componentsInsertion([package], in: workspace), try declarationInsertion(id, point: point.id, in: workspace)]
         var bytes = workspace.fileBytes
         for (offset, text) in insertions.sorted(by: { $0.offset > $1.offset }) { bytes.insert(contentsOf: Array(text.utf8), at: offset) }
-        bytes = try AppsFileEditor.adding(id, to: apps, in: bytes)
+        bytes = try ScaffoldService.checkedEdit(try AppsFileEditor.adding(id, to: apps, in: bytes), of: workspace, apps: apps)
         let definitions = package.files.filter { $0.key.hasSuffix(".swift") && $0.key.hasPrefix("Sources/\(name)/") }.flatMap { file in
             PluginScanner.scan(Array(file.value.utf8)).definitions.map {
                 PluginCatalog.Definition(

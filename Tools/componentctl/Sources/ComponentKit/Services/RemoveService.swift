@@ -138,11 +138,11 @@ public enum RemoveService {
         }
     }
 
-    /// Whether `path` is something SwiftPM writes and writes again: a build folder (`.build`, or a `.build-NAME`
-    /// scratch folder), `.swiftpm/`, or a `Package.resolved` that git does not track.
+    /// Whether `path` is something SwiftPM writes and writes again: `.build/`, `.swiftpm/`, or a `Package.resolved`
+    /// that git does not track. A folder merely named like them (`.build-notes/`) is the user's.
     static func isMadeBySwiftPM(_ path: String, repository: GitRepository) throws -> Bool {
         let segments = path.split(separator: "/")
-        if segments.contains(where: { $0 == ".build" || $0 == ".swiftpm" || $0.hasPrefix(".build-") || $0.hasPrefix(".build_") }) {
+        if segments.contains(where: { $0 == ".build" || $0 == ".swiftpm" }) {
             return true
         }
         guard segments.last == "Package.resolved" else { return false }

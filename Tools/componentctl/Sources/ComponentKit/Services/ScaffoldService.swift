@@ -14,17 +14,36 @@ public enum ScaffoldService {
         var files: [String: String]
     }
 
+    /// `yaml`, the components.yaml a scaffold would write, once it loads; throws naming what of the command made it invalid.
+    static func checkedEdit(_ yaml: [UInt8], of workspace: Workspace, apps: [String]) throws -> [UInt8] {
+        do {
+            _ = try WorkspaceLoader.load(bytes: yaml, root: workspace.root, checkingFolders: false)
+            return yaml
+        } catch WorkspaceError.invalid(let diagnostics) {
+            let options = apps.map { "--app \($0)" }.joined(separator: " ")
+            throw ToolError(
+                "Nothing was written: components.yaml, as this command would change it\(options.isEmpty ? "" : " (\(options))"), would be invalid:\n"
+                    + diagnostics.map { "  \($0.message)" + ($0.fix.map { ". Fix: \($0)" } ?? "") + "\n" }.joined()
+                    + (options.isEmpty ? "Correct components.yaml first." : "Check the --app options."), status: .usage)
+        }
+    }
+
     /// Creates `name` in `layer` (with an interface package for the top layer, or when `interface` is set).
     public static func create(
         _ workspace: Workspace, name: String, layer: String, interface wantsInterface: Bool, apps: [String] = [],
         faultPoint: (String) -> Void = { _ in }
     ) throws -> CommandResult {
         try checkName(name)
-        for app in apps { _ = try workspace.app(named: app) }
+        _ = try workspace.apps(namedByOptions: apps)
         guard workspace.rules.layers.contains(layer) else {
             throw ToolError("Unknown layer '\(layer)'; the layers are \(workspace.rules.layers.joined(separator: ", ")).", status: .usage)
         }
         let isTop = workspace.rules.layers.first == layer
+        if !apps.isEmpty && !isTop {
+            throw ToolError(
+                "Only \(workspace.rules.layers[0]) components are an app's content; a \(layer) component comes along with what uses it. Drop --app.",
+                status: .usage)
+        }
         let withInterface = wantsInterface || isTop
         let implementation = Package(
             name: kebabCase(name), folder: folder(for: layer, kind: .implementation, name: name, in: workspace), layer: layer,
@@ -69,12 +88,8 @@ public enum ScaffoldService {
             }
             transaction.add(folder: staged, at: package.folder)
         }
-        if !apps.isEmpty && !isTop {
-            throw ToolError(
-                "Only \(workspace.rules.layers[0]) components are an app's content; a \(layer) component comes along with what uses it. Drop --app.",
-                status: .usage)
-        }
-        let yaml = try AppsFileEditor.adding(implementation.name, to: apps, in: try appendingComponents(packages, to: workspace))
+        let yaml = try checkedEdit(
+            try AppsFileEditor.adding(implementation.name, to: apps, in: try appendingComponents(packages, to: workspace)), of: workspace, apps: apps)
         transaction.write(WorkspaceLoader.fileName, yaml)
         // The scaffold's module is the template's `<Name>Module`; its sources are only staged yet.
         var staged = AppWiring.Staged()
@@ -196,7 +211,6 @@ public enum ScaffoldService {
         return (bytes.count, "\n" + text)
     }
 
-    /// Package.swift with the new business package and product added to its generated block.
     /// Package.swift with each package (folder, and the module its product is named after) in its
     /// generated block, unless already there.
     static func wiringManifest(_ workspace: Workspace, packages: [(folder: String, module: String)]) throws -> [UInt8] {
@@ -209,7 +223,9 @@ public enum ScaffoldService {
             return result
         }
         guard let wired else {
-            throw ToolError("Package.swift has no '\(RootManifest.begin)' block to wire the new component into.", status: .usage)
+            throw ToolError(
+                "Package.swift \(GeneratedBlock.manifest.absence(in: text)), so the new component cannot be wired in; put the markers back.",
+                status: .usage)
         }
         return Array(wired.utf8)
     }

@@ -17,6 +17,12 @@ public enum FileStatus {
 }
 
 extension FileStatus {
+    /// Whether `url` is, or links to, a folder.
+    public static func isFolder(_ url: URL) -> Bool {
+        var status = stat()
+        return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Whether `url` is, or links to, a regular file.
     public static func isRegularFile(_ url: URL) -> Bool {
         var status = stat()

@@ -15,6 +15,12 @@ struct GeneratedBlock: Sendable {
         return start.upperBound..<stop.lowerBound
     }
 
+    /// What is wrong with `text`, which has no whole block: the BEGIN line is missing, or the END line after it.
+    func absence(in text: String) -> String {
+        guard text.contains(begin) else { return "has no '\(begin)' line" }
+        return "has a '\(begin)' line but no '\(end)' line after it"
+    }
+
     /// `text` with the block's contents replaced by `transform` of them, or nil without the block.
     func rewriting(_ text: String, _ transform: (String) throws -> String) rethrows -> String? {
         guard let range = contents(in: text) else { return nil }

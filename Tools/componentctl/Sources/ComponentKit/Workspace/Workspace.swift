@@ -152,6 +152,14 @@ public struct Workspace: Sendable {
         return implementation(of: String(interface))
     }
 
+    /// The apps named by `--app` options, each once; throws for a repeated or unknown one.
+    public func apps(namedByOptions names: [String]) throws -> [AppDeclaration] {
+        if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ToolError("--app \(repeated) is given twice; name each app once.", status: .usage)
+        }
+        return try names.map { try app(named: $0) }
+    }
+
     /// The app called `name`, or an error suggesting the closest one.
     public func app(named name: String) throws -> AppDeclaration {
         if let app = apps.first(where: { $0.name == name }) { return app }

@@ -27,7 +27,11 @@ public struct WorkspaceLoader {
     public static func load(root: URL) throws -> Workspace {
         let fileURL = root.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: fileURL.path) else {
-            throw WorkspaceError.unreadable(path: fileURL.path, reason: "the file cannot be opened")
+            let reason =
+                FileStatus.isFolder(fileURL)
+                ? "it is a folder, not a file; move the folder away and put the workspace's components.yaml there"
+                : FileStatus.exists(fileURL) ? "it cannot be read (\(String(cString: strerror(errno)))); check its permissions" : "it does not exist"
+            throw WorkspaceError.unreadable(path: fileURL.path, reason: reason)
         }
         return try load(bytes: Array(data), root: root)
     }
@@ -58,6 +62,8 @@ struct SchemaReader {
     let root: URL
     let checksFolders: Bool
     var diagnostics: [Diagnostic] = []
+    /// The layers components.yaml declares, once read: a component in another layer is reported once, where it says so.
+    var layers: [String] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
         guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps"]) else { return nil }
@@ -67,7 +73,17 @@ struct SchemaReader {
         if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "ci-image"]) {
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
-            ciImage = workspace["ci-image"].flatMap { string($0, "workspace.ci-image") }
+            if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
+                // It is written into the workflow as it is: only what an image reference holds may go there.
+                let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@")
+                if image.isEmpty || !image.allSatisfy(allowed.contains) || image.hasPrefix("-") {
+                    error(
+                        at: node.start, "workspace.ci-image '\(image)' is no container image reference",
+                        fix: "write one like 'swift:6.3' or 'registry.example.com/team/swift:6.3@sha256:...' (letters, digits and . _ - / : @ only)")
+                } else {
+                    ciImage = image
+                }
+            }
         }
         guard let layersNode = top["layers"] ?? missing("layers", at: document.start, example: "layers: [business, core, foundation]"),
             let layers = stringList(layersNode, "layers"), !layers.isEmpty
@@ -75,6 +91,7 @@ struct SchemaReader {
         for (index, layer) in layers.enumerated() where layers[..<index].contains(layer) {
             error(at: layersNode.start, "layer '\(layer)' is listed twice", fix: "list each layer once, top to bottom")
         }
+        self.layers = layers
         var rules = LayerRules(layers: layers, allow: [], sameLayer: LayerRules.defaultSameLayer(for: layers))
         var allowNodes: [(String, YAMLNode)] = []
         if let node = top["rules"], let rulesMap = mapping(node, "rules", keys: ["allow", "same-layer"]) {
@@ -152,9 +169,10 @@ struct SchemaReader {
                     fix: kind == .plugin ? "write 'runtime: true' to ship the plugin apart from the App" : "remove 'runtime:', or make it 'kind: plugin'")
             }
         }
-        if checksFolders { checkFolder(path, of: name, at: pathNode.start) }
+        // A path that is wrong is the problem to report; the name that would fit it is no fix.
+        let folderFound = !checksFolders || checkFolder(path, of: name, at: pathNode.start)
         let expected = kebabCase((path as NSString).lastPathComponent)
-        if name != expected {
+        if name != expected, folderFound {
             error(
                 at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
                 fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
@@ -164,10 +182,12 @@ struct SchemaReader {
             location: key.start)
     }
 
-    private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) {
+    /// Whether the folder at `path` exists (a missing Package.swift aside); reports what is wrong with it.
+    @discardableResult
+    private mutating func checkFolder(_ path: String, of name: String, at location: SourceLocation) -> Bool {
         guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
             error(at: location, "path '\(path)' of '\(name)' leaves the workspace", fix: "use a path relative to the workspace root, without '..'")
-            return
+            return false
         }
         var current = root
         for part in path.split(separator: "/") {
@@ -176,17 +196,18 @@ struct SchemaReader {
                 error(
                     at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.path.dropFirst(root.path.count + 1))'",
                     fix: "point at the real folder: SwiftPM names a package by the link's name, not its target's")
-                return
+                return false
             }
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: current.path, isDirectory: &isFolder), isFolder.boolValue else {
             error(at: location, "path '\(path)' of '\(name)' does not exist", fix: "create the package there (componentctl new) or correct the path")
-            return
+            return false
         }
         if !FileManager.default.fileExists(atPath: current.appendingPathComponent("Package.swift").path) {
             error(at: location, "path '\(path)' of '\(name)' has no Package.swift", fix: "every component is a SwiftPM package")
         }
+        return true
     }
 
     private mutating func checkRelations(_ components: [Component], componentMap: Map) {
@@ -251,7 +272,8 @@ struct SchemaReader {
                 error(at: location, "rules.allow entry '\(text)' names unknown component '\(name)'", fix: hint + form)
                 return nil
             }
-            if component.layer != parts[0] {
+            // A component in an unknown layer is reported there; comparing with it would contradict that fix.
+            if component.layer != parts[0], layers.contains(component.layer) {
                 error(
                     at: location, "rules.allow entry '\(text)' puts '\(component.name)' in layer '\(parts[0])', but it is in '\(component.layer)'",
                     fix: "write '\(component.layer)/\(component.name)'")

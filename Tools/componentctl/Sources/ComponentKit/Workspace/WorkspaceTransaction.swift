@@ -29,8 +29,26 @@ public struct WorkspaceTransaction {
     /// Whether the transaction changes nothing.
     public var isEmpty: Bool { writes.isEmpty && additions.isEmpty && removals.isEmpty && tag == nil && advance == nil }
 
-    /// Replaces (or creates) the file at `path`, relative to the root.
-    public mutating func write(_ path: String, _ bytes: [UInt8]) { writes.append((path, bytes)) }
+    /// Replaces (or creates) the file at `path`, relative to the root; a file whose lines end in CRLF keeps them.
+    public mutating func write(_ path: String, _ bytes: [UInt8]) {
+        let current = FileManager.default.contents(atPath: root.appendingPathComponent(path).path).map(Array.init)
+        writes.append((path, Self.keepingLineEndings(of: current, in: bytes)))
+    }
+
+    /// `bytes` with every lone LF made CRLF when `original` ends all its lines in CRLF, else `bytes`.
+    static func keepingLineEndings(of original: [UInt8]?, in bytes: [UInt8]) -> [UInt8] {
+        let (cr, lf) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+        guard let original, let first = original.firstIndex(of: lf), first > 0,
+            original.indices.allSatisfy({ original[$0] != lf || ($0 > 0 && original[$0 - 1] == cr) })
+        else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + bytes.count / 20)
+        for (index, byte) in bytes.enumerated() {
+            if byte == lf && (index == 0 || bytes[index - 1] != cr) { result.append(cr) }
+            result.append(byte)
+        }
+        return result
+    }
 
     /// The bytes this transaction will write to `path`, if it writes it.
     public func pendingWrite(_ path: String) -> [UInt8]? { writes.last { $0.path == path }?.bytes }
@@ -70,6 +88,26 @@ public struct WorkspaceTransaction {
     public func commit(repository: GitRepository?, faultPoint: (String) -> Void = { _ in }) throws {
         let manager = FileManager.default
         for path in removals where !verifiedRemovals.contains(path) { try PinCheckout.requireRemovable(pinFolder: path, root: root) }
+        for write in writes {
+            var status = stat()
+            let target = try AtomicFile.resolved(root.appendingPathComponent(write.path))
+            if stat(target.path, &status) == 0, status.st_mode & 0o222 == 0 {
+                throw ToolError(
+                    "'\(write.path)' is read-only (mode \(String(status.st_mode & 0o777, radix: 8))), and this command would change it. "
+                        + "Make it writable (chmod u+w \(write.path)) if it may change, then run the command again. Nothing was changed.",
+                    status: .usage)
+            }
+        }
+        for addition in additions {
+            var parent = root.appendingPathComponent(addition.path).deletingLastPathComponent()
+            while !FileStatus.exists(parent), parent.path.count > root.path.count { parent = parent.deletingLastPathComponent() }
+            guard access(parent.path, W_OK) == 0 else {
+                let shown = parent.path == root.path ? "the workspace root" : "'\(parent.path.dropFirst(root.path.count + 1))'"
+                throw ToolError(
+                    "Cannot create '\(addition.path)': \(shown) is not writable. Make it writable (chmod u+w), then run the command again. "
+                        + "Nothing was changed.", status: .environment)
+            }
+        }
         for addition in additions where FileStatus.exists(root.appendingPathComponent(addition.path)) && !removals.contains(addition.path) {
             throw ToolError(
                 "'\(addition.path)' exists already and was not made by componentctl; move it away and run the command again. "
@@ -127,8 +165,15 @@ public struct WorkspaceTransaction {
             }
             for addition in additions {
                 let target = root.appendingPathComponent(addition.path)
-                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try manager.moveItem(at: addition.staged, to: target)
+                do {
+                    try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try manager.moveItem(at: addition.staged, to: target)
+                } catch {
+                    // Named by where it goes: the staging folder it comes from is componentctl's business.
+                    throw ToolError(
+                        "Cannot create '\(addition.path)': \(ToolError.describe(error)) Make sure "
+                            + "'\((addition.path as NSString).deletingLastPathComponent)' is a writable folder.", status: .environment)
+                }
                 faultPoint("add")
             }
             for write in writes {

@@ -40,7 +40,24 @@ public enum YAMLLoader {
             var builder = TreeBuilder(path: path, positions: positions)
             result = Result { () throws(YAMLError) -> YAMLNode? in try builder.run(&parser) }
         }
+        if case .failure(let error) = result, let tab = tabIndentation(near: error.location.line, in: bytes) {
+            throw YAMLError(
+                path: path, location: SourceLocation(line: tab.line, column: 1, offset: tab.offset),
+                message: error.message + "; line \(tab.line) is indented with a tab, and YAML indents with spaces only: replace the tab with spaces")
+        }
         return try result.get()
+    }
+
+    /// The line at or just before `line` (1-based) whose indentation holds a tab, libyaml's most common complaint.
+    private static func tabIndentation(near line: Int, in bytes: [UInt8]) -> (line: Int, offset: Int)? {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for number in [line, line - 1] where number >= 1 && number <= lines.count {
+            let text = lines[number - 1]
+            if text.prefix(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }).contains(UInt8(ascii: "\t")) {
+                return (number, text.startIndex)
+            }
+        }
+        return nil
     }
 }
 
