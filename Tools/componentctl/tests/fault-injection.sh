@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Kills componentctl during pin, unpin, release, sync and remove, at every transaction step, between a
+# Kills componentctl during pin, unpin, release, sync, remove and new, at every transaction step, between a
 # temporary file's creation and its rename, inside libgit2's write of the release tag (strace kills
 # the process at the lock file's creation, its link to the ref, or its removal), and at random
 # moments. Checks that the workspace (components.yaml, components.lock, Package.swift, the pinned
@@ -63,7 +63,8 @@ recover() {  # the next command rolls back; a stale git lock it names is removed
   fi
 }
 
-operations=("base|pin reader 1.1.0" "pinned|pin reader 1.0.1" "pinned|unpin reader" "base|release reader 1.2.0" "unsynced|sync" "removable|remove fault-probe")
+operations=("base|pin reader 1.1.0" "pinned|pin reader 1.0.1" "pinned|unpin reader" "base|release reader 1.2.0" "unsynced|sync" "removable|remove fault-probe"
+  "base|new FaultNew --layer $layer")
 points=(prepared journal advance tag remove add temp write index committed random)
 passed=0; failed=0; before_count=0; after_count=0
 for trial in $(seq "$trials"); do

@@ -159,6 +159,7 @@ struct SignCommand: ParsableCommand {
         var output = ""
         for signed in signatures {
             do {
+                AtomicFile.removeStaleTemporaries(of: signed.signature)
                 try AtomicFile.write(signed.bytes, to: signed.signature)
             } catch {
                 FileHandle.standardOutput.write(Data(output.utf8))

@@ -21,6 +21,10 @@ public enum FeedPublisher {
         while flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else { throw ToolError("Cannot lock the feed \(feed.path): \(String(cString: strerror(errno))).", status: .environment) }
         }
+        try completeInterruptedPublish(feed, keys: keys)
+        for name in [FeedIndex.fileName, FeedIndex.signatureName, pendingSignatureName] {
+            AtomicFile.removeStaleTemporaries(of: feed.appendingPathComponent(name))
+        }
         var index = try existingIndex(feed, keys: keys) ?? FeedIndex()
         var lines: [String] = []
         var added: [(relative: String, data: Data, manifest: PluginManifest)] = []
@@ -55,11 +59,15 @@ public enum FeedPublisher {
         for archive in added {
             let url = feed.appendingPathComponent(archive.relative)
             try FileStatus.createFolder(url.deletingLastPathComponent(), purpose: "the feed's archives")
+            AtomicFile.removeStaleTemporaries(of: url)
             try AtomicFile.write(archive.data, to: url)
         }
+        // The new signature waits beside the feed until the index it signs is in place, then takes the old one's place:
+        // a publish killed between the two leaves what the next one completes (``completeInterruptedPublish``).
         let indexData = try FeedJSON.encode(index)
+        try AtomicFile.write(try key.sign(indexData), to: feed.appendingPathComponent(pendingSignatureName))
         try AtomicFile.write(indexData, to: feed.appendingPathComponent(FeedIndex.fileName))
-        try AtomicFile.write(try key.sign(indexData), to: feed.appendingPathComponent(FeedIndex.signatureName))
+        try completeInterruptedPublish(feed, keys: keys)
         lines += added.map { "Published \($0.manifest.id) \($0.manifest.version) to \(feed.path) (index sequence \(index.sequence))." }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -79,6 +87,24 @@ public enum FeedPublisher {
             throw ToolError(
                 "\(archive.lastPathComponent) cannot be published: \(reason); nothing was published."
                     + (signedByAnother ? " Pack it again with this key." : ""), status: .usage)
+        }
+    }
+
+    /// The signature of an index being published, until the index is in place.
+    static let pendingSignatureName = ".index.sig.next"
+
+    /// Puts a pending signature in place when it signs the feed's index (its publish was stopped between the two
+    /// writes), and removes it when it does not (stopped before the index was written).
+    static func completeInterruptedPublish(_ feed: URL, keys: TrustedKeys) throws {
+        let pending = feed.appendingPathComponent(pendingSignatureName)
+        guard let signature = FileManager.default.contents(atPath: pending.path) else { return }
+        let index = FileManager.default.contents(atPath: feed.appendingPathComponent(FeedIndex.fileName).path)
+        guard let index, (try? FeedIndex.verified(index, signature: signature, keys: keys)) != nil else {
+            try FileManager.default.removeItem(at: pending)
+            return
+        }
+        guard rename(pending.path, feed.appendingPathComponent(FeedIndex.signatureName).path) == 0 else {
+            throw ToolError("Cannot put the feed's new signature in place: \(String(cString: strerror(errno))).", status: .environment)
         }
     }
 
@@ -111,6 +137,14 @@ public enum FeedPublisher {
         // A missing signature is a failed check like any other (exit 1), not a usage error.
         guard FileStatus.exists(target.appendingPathComponent(FeedIndex.signatureName)) else {
             throw ToolError("Refused: the feed's \(FeedIndex.fileName) has no \(FeedIndex.signatureName) beside it.", status: .findings)
+        }
+        if let pending = FileManager.default.contents(atPath: target.appendingPathComponent(pendingSignatureName).path),
+            let index = FileManager.default.contents(atPath: target.appendingPathComponent(FeedIndex.fileName).path),
+            (try? FeedIndex.verified(index, signature: pending, keys: keys)) != nil
+        {
+            throw ToolError(
+                "Refused: the feed's last publish was stopped before its new signature was in place; publish again (any archive) to complete it.",
+                status: .findings)
         }
         guard let index = try refusing({ try existingIndex(target, keys: keys) }) else {
             throw ToolError("\(target.path) holds no \(FeedIndex.fileName): it is no plugin feed.", status: .usage)

@@ -37,6 +37,16 @@ public enum AtomicFile {
         throw failure(url, "it is a chain of links that never ends (a loop)")
     }
 
+    /// Removes the temporaries a killed ``write(_:to:mode:temporaryFolder:beforeRename:)`` of `url` left beside it. Call it
+    /// only where no other process writes `url` at the same time (under a lock, or for a file only one command writes).
+    public static func removeStaleTemporaries(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
     private struct RenameAcrossDevices: Error {}
 
     private static func write(_ data: Data, to target: URL, mode: mode_t, in folder: URL, shown: URL, beforeRename: () -> Void) throws {
