@@ -109,6 +109,10 @@ import TestSupport
         try scratch.replace(
             in: manifest, "        .package(path: \"../../Foundation/Kit\"),\n",
             with: "        .package(path: \"../../Foundation/Kit\"),\n        .package(path: \"../../Shared/Util\"),\n")
+        // Untracked, it is refused: a clone would not have it.
+        let untracked = try VersionedWorkspace(try scratch.load())
+        #expect(throws: ToolError.self) { try HashService.keys(untracked, names: ["shelf"], apps: [], environment: Self.environment) }
+        try scratch.git("add", "Packages/Shared")
         let withUtil = try #require(try keys(scratch)["shelf"])
         #expect(withUtil.key != shelf)
         #expect(withUtil.recipe.contains { $0.hasPrefix("path Packages/Shared/Util ") })
@@ -122,6 +126,7 @@ import TestSupport
         try scratch.write(
             "Packages/Shared/Util/Package.swift", "// swift-tools-version: 6.0\nlet package = Package(dependencies: [.package(path: \"../Inner\")])\n")
         try scratch.write("Packages/Shared/Inner/Sources/Inner/Inner.swift", "public let inner = 1\n")
+        try scratch.git("add", "Packages/Shared")
         let withInner = try #require(try keys(scratch)["shelf"])
         #expect(withInner.recipe.contains { $0.hasPrefix("path Packages/Shared/Inner ") })
         try scratch.write("Packages/Shared/Inner/Sources/Inner/Inner.swift", "public let inner = 2\n")

@@ -243,6 +243,19 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".config/componentctl/plugin-signing.key").path))
     }
 
+    @Test func aParentThatIsAFileAndAFolderToSignAreNamedAsSuch() throws {
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("a file\n".utf8).write(to: outside.appendingPathComponent("notes"))
+        let keygen = try ToolProcess.run(["plugin", "keygen", "--key", outside.appendingPathComponent("notes/keys/signing.key").path])
+        #expect(keygen.status == 2)
+        #expect(keygen.error.contains("\(outside.appendingPathComponent("notes").path) is a file, not a folder"), "\(keygen.error)")
+        let key = outside.appendingPathComponent("signing.key")
+        #expect(try ToolProcess.run(["plugin", "keygen", "--key", key.path]).status == 0)
+        let sign = try ToolProcess.run(["sign", outside.path, "--key", key.path])
+        #expect(sign.status == 2)
+        #expect(sign.error.contains("\(outside.path) is a folder; nothing was signed"), "\(sign.error)")
+    }
+
     @Test func aResultsCacheInTheWorkTreeIsRefusedBeforeAnythingIsWritten() throws {
         let scratch = try Scratch.fixtureRepository()
         let before = try scratch.everyFile()

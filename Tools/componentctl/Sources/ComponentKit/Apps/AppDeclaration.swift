@@ -42,6 +42,9 @@ public struct AppDeclaration: Sendable, Hashable {
     public var settings: [(key: String, value: String)] = []
     /// Where the app's entry starts.
     public var location: SourceLocation
+    /// Files and folders that belong to the app, relative to the workspace root (`paths:`: its package, shell,
+    /// tests, an Xcode project): a change to one affects the app.
+    public var paths: [String] = []
     /// The URL the app starts at instead of the home route (a focused app's component).
     public var start: String?
 

@@ -32,7 +32,7 @@ extension SchemaReader {
             error(at: key.start, "app name '\(name)' is not lower kebab case", fix: "name it like 'shop-lite': lowercase letters, digits and single dashes")
             return nil
         }
-        let keys: Set<String> = ["product", "components", "missing", "home-layout", "degrade", "settings"]
+        let keys: Set<String> = ["product", "components", "missing", "home-layout", "degrade", "settings", "paths"]
         guard let fields = mapping(node, "app '\(name)'", keys: keys) else { return nil }
         var valid = true
         let product = fields["product"].flatMap { string($0, "apps.\(name).product") } ?? upperCamelCase(name)
@@ -93,6 +93,10 @@ extension SchemaReader {
                 }
                 app.settings.append((setting.value, scalar.value))
             }
+        }
+        if let node = fields["paths"] {
+            guard let paths = inputPaths(node, "apps.\(name).paths") else { return nil }
+            app.paths = paths
         }
         let filesValid = (fields["home-layout"] == nil || app.homeLayout != nil) && (fields["degrade"] == nil || app.degradeTable != nil)
         return valid && filesValid ? app : nil

@@ -397,6 +397,32 @@ public final class GitRepository {
         return ignored != 0
     }
 
+    /// The index's entries: each tracked file's path, with the paths of submodules (gitlinks) apart.
+    func indexEntries() throws -> (files: [String], submodules: [String: GitOID]) {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "read the index")
+        defer { git_index_free(index) }
+        var files: [String] = []
+        var submodules: [String: GitOID] = [:]
+        for position in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, position), let path = entry.pointee.path else { continue }
+            if entry.pointee.mode == GIT_FILEMODE_COMMIT.rawValue {
+                submodules[String(cString: path)] = GitOID(entry.pointee.id)
+            } else {
+                files.append(String(cString: path))
+            }
+        }
+        return (files, submodules)
+    }
+
+    /// The commit the submodule checked out at `path` (relative to the working tree) has, nil when it is not checked out.
+    func checkedOutCommit(ofSubmodule path: String) -> GitOID? {
+        guard let submodule = try? GitRepository(containing: workdir.appendingPathComponent(path)),
+            submodule.workdir.standardizedFileURL.path == workdir.appendingPathComponent(path).standardizedFileURL.path
+        else { return nil }
+        return try? submodule.headCommit()
+    }
+
     /// Whether the file at `path` (relative to the working tree) is unknown to git: untracked or ignored.
     public func isUntracked(_ path: String) throws -> Bool {
         var flags: UInt32 = 0

@@ -14,6 +14,8 @@ public struct ComponentKey: Sendable, Encodable, Equatable {
     public var uncommitted: Bool
     /// External packages its key follows only by their requirement (not an exact version or revision).
     public var inexact: [String]
+    /// What the key could follow only in part, said to the user (a submodule that is not checked out).
+    public var warnings: [String] = []
 }
 
 /// What every key of one run shares: the toolchain, the build configuration and flags, the platform.
@@ -77,7 +79,8 @@ public struct ComponentKeys {
     private let trees: WorkingTrees
     private let environment: KeyEnvironment
     /// Every component's folder (absolute paths), to tell a path dependency on a component from one on another package.
-    private let componentFolders: Set<String>
+    private let inputs: BuildInputs
+    private let lock: PackageLock?
     private var computed: [String: ComponentKey] = [:]
 
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
@@ -86,7 +89,8 @@ public struct ComponentKeys {
         self.environment = environment
         analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         trees = try WorkingTrees(context.repository)
-        componentFolders = Set(context.workspace.components.map { context.workspace.folder(of: $0).standardizedFileURL.path })
+        inputs = try BuildInputs(context)
+        lock = try PackageLock.read(context.workspace.root.appendingPathComponent(context.workspace.lock))
     }
 
     /// The key of the component `name`.
@@ -106,45 +110,61 @@ public struct ComponentKeys {
         var recipe = ["componentctl key 1", "component \(component.name)", "tree \(try trees.treeID(of: path)?.hex ?? "none")"]
         var uncommitted = trees.isDirty(path)
         let package = analysis.packages[component.name]
-        for name in Set(package?.edges.map(\.to) ?? []).sorted() {
+        let found = try inputs.resolve(component, manifest: package?.manifest)
+        for name in Set(package?.edges.map(\.to) ?? []).union(found.components).sorted() {
             guard let dependency = context.workspace.component(named: name) else { continue }
             let key = try key(of: dependency, visiting: &visiting)
             recipe.append("depends \(name) \(key.key)")
             uncommitted = uncommitted || key.uncommitted
         }
         var inexact: [String] = []
-        let dependencies = package?.manifest?.dependencies ?? []
-        for dependency in dependencies.filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity }) {
-            recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(dependency.requirement ?? "(requirement not read)")")
-            if !dependency.isExact { inexact.append(dependency.identity) }
-        }
-        // A package by path that is no component is keyed by its tree like a component's own folder, and so
-        // are the packages it depends on by path in turn.
-        var pending = dependencies.compactMap(\.path).map { (written: $0, from: context.workspace.folder(of: component)) }
-        var packages: [String: String] = [:]
-        while let (written, from) = pending.popLast() {
-            let target = URL(fileURLWithPath: URL(fileURLWithPath: written, relativeTo: from).standardizedFileURL.path, isDirectory: true)
-            guard !componentFolders.contains(target.path) else { continue }
-            guard let inside = context.repository.relativePath(of: target) else {
-                throw ToolError(
-                    "'\(component.name)' depends on the package at \(written), outside the repository, so no key can follow its changes. "
-                        + "Move it into the repository, or make it a component of components.yaml.", status: .usage)
-            }
-            guard packages[inside] == nil else { continue }
-            packages[inside] = try trees.treeID(of: inside)?.hex ?? "none"
-            uncommitted = uncommitted || trees.isDirty(inside)
-            // A manifest the static reader cannot follow is one SwiftPM reads; its own tree is in the key still.
-            if let manifest = FileManager.default.contents(atPath: target.appendingPathComponent("Package.swift").path),
-                let read = try? ManifestReader.read(Array(manifest))
-            {
-                pending += read.dependencies.compactMap(\.path).map { ($0, target) }
+        for dependency in (package?.manifest?.dependencies ?? []).filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity }) {
+            let requirement = dependency.requirement ?? "(requirement not read)"
+            if let pin = lock?.pins[dependency.identity] {
+                recipe.append("package \(dependency.identity) \(dependency.url ?? "") resolved \(pin) (\(context.workspace.lock))")
+            } else {
+                recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(requirement)")
+                if !dependency.isExact { inexact.append(dependency.identity) }
             }
         }
-        recipe += packages.sorted { $0.key < $1.key }.map { "path \($0.key) \($0.value)" }
+        var warnings: [String] = []
+        for (path, source) in found.packages.sorted(by: { $0.key < $1.key }) {
+            switch source {
+            case .tracked:
+                recipe.append("path \(path) \(try trees.treeID(of: path)?.hex ?? "none")")
+                uncommitted = uncommitted || trees.isDirty(path)
+            case .submodule(let submodule):
+                let recorded = inputs.submodules[submodule]?.hex ?? "none"
+                if let checkedOut = context.repository.checkedOutCommit(ofSubmodule: submodule) {
+                    recipe.append("submodule \(submodule) \(checkedOut.hex)" + (path == submodule ? "" : " for \(path)"))
+                    uncommitted = uncommitted || checkedOut.hex != recorded
+                } else {
+                    recipe.append("submodule \(submodule) \(recorded) (not checked out)" + (path == submodule ? "" : " for \(path)"))
+                    warnings.append(
+                        "the submodule \(submodule), which '\(component.name)' depends on, is not checked out: its key follows the commit the repository "
+                            + "records (\(recorded.prefix(12))), but no build can use it. Run: git submodule update --init \(submodule)")
+                }
+            case .generated(let folder, let from):
+                recipe.append("generated \(folder) from " + (try from.map { "\($0) \(try trees.objectID(of: $0)?.hex ?? "none")" }.joined(separator: ", ")))
+                uncommitted = uncommitted || from.contains { trees.isDirty($0) }
+            case .ignored:
+                recipe.append("ignored \(path) \(try Self.contentDigest(of: context.repository.workdir.appendingPathComponent(path)))")
+                uncommitted = true
+            }
+        }
+        for link in found.links.sorted() {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: context.repository.workdir.appendingPathComponent(link).path)) ?? "?"
+            recipe.append("link \(link) -> \(target)")
+            uncommitted = uncommitted || trees.isDirty(link)
+        }
+        for input in context.workspace.inputs.map(context.repositoryPath) {
+            recipe.append("input \(input) \(try trees.objectID(of: input)?.hex ?? "none")")
+            uncommitted = uncommitted || trees.isDirty(input)
+        }
         recipe += environment.recipe
         visiting.remove(component.name)
         let key = ComponentKey(
-            name: component.name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: inexact)
+            name: component.name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: inexact, warnings: warnings)
         computed[component.name] = key
         return key
     }
@@ -182,6 +202,20 @@ public struct ComponentKeys {
             let tree = try context.repository.tree(of: tag.commit, path: context.repositoryPath(of: component))
         else { return "unreleased" }
         return tree.hex
+    }
+
+    /// A digest of every file and link under `folder`, by relative path: what an ignored folder holds now.
+    static func contentDigest(of folder: URL) throws -> String {
+        var lines: [String] = []
+        for path in (FileManager.default.subpaths(atPath: folder.path) ?? []).sorted() {
+            let url = folder.appendingPathComponent(path)
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                lines.append("\(path) -> \(target)")
+            } else if FileStatus.isRegularFile(url), let data = FileManager.default.contents(atPath: url.path) {
+                lines.append("\(path) \(Digest.sha256(data))")
+            }
+        }
+        return digest(lines)
     }
 
     static func digest(_ recipe: [String]) -> String {

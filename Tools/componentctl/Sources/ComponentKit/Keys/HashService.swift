@@ -28,6 +28,12 @@ public enum HashService {
         return result
     }
 
+    /// What the keys could follow only in part, each once, as warning lines.
+    private static func warnings(_ keys: [ComponentKey]) -> String {
+        var seen = Set<String>()
+        return keys.flatMap(\.warnings).filter { seen.insert($0).inserted }.map { "warning: \($0)\n" }.joined()
+    }
+
     private static func unique(_ names: [String]) -> [String] {
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
@@ -37,12 +43,12 @@ public enum HashService {
     public static func render(_ keys: [ComponentKey], format: Format, explain: Bool) throws -> CommandResult {
         switch format {
         case .json:
-            return CommandResult(output: try JSONOutput.string(keys))
+            return CommandResult(output: try JSONOutput.string(keys), errors: warnings(keys))
         case .key:
             let dirty = keys.filter(\.uncommitted).map(\.name)
             return CommandResult(
                 output: keys.map { $0.key + "\n" }.joined(),
-                errors: dirty.isEmpty ? "" : "note: the keys of \(dirty.joined(separator: ", ")) include uncommitted changes.\n")
+                errors: (dirty.isEmpty ? "" : "note: the keys of \(dirty.joined(separator: ", ")) include uncommitted changes.\n") + warnings(keys))
         case .text:
             var text = TextTable.render(
                 [["NAME", "KEY", ""]] + keys.map { [$0.name, $0.key, $0.uncommitted ? "uncommitted changes" : ""] })
@@ -59,7 +65,7 @@ public enum HashService {
                     "warning: \(inexact.joined(separator: ", ")) \(inexact.count == 1 ? "is" : "are") required by a range, not an exact version or "
                     + "revision: keys follow the requirement, not the version a build resolves. Write exact: \"x.y.z\" in the manifests.\n"
             }
-            return CommandResult(output: text)
+            return CommandResult(output: text, errors: warnings(keys))
         }
     }
 }

@@ -29,28 +29,56 @@ public enum AffectedService {
     }
 
     /// The affected components between `base` and `head`, with `uncommitted` changes when asked.
+    ///
+    /// A component is changed when any input of its build differs (``BuildInputs``: its folder, the packages it
+    /// depends on by path wherever links lead, the submodules they lie in, the links themselves, the inputs of a
+    /// generated one, the workspace's declared inputs, and the lock's versions of its external packages); the app
+    /// when a path of `apps.<name>.paths` differs. Then everything that depends on a changed component.
     public static func rows(_ context: VersionedWorkspace, base: String, head: String?, uncommitted: Bool) throws -> [Row] {
         let repository = context.repository
         let baseCommit = try revision(base, option: "--base", in: repository)
         let headCommit = try revision(head ?? "HEAD", option: "--head", in: repository)
-        let components = context.workspace.components
-        let appPaths = ["Package.swift", "App", "Tests"].map(context.repositoryPath)
-        let changedPaths = try repository.changedPaths(components.map(context.repositoryPath(of:)) + appPaths, between: baseCommit, and: headCommit)
-        var changed = Set(components.filter { changedPaths.contains(context.repositoryPath(of: $0)) }.map(\.name))
+        let workspace = context.workspace
+        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
+        let inputs = try BuildInputs(context)
+        let declared = workspace.inputs.map(context.repositoryPath)
+        var paths: [String: Set<String>] = [:]
+        var successors = DependencyGraph(analysis: analysis).successors
+        for component in workspace.components {
+            let found = try inputs.resolve(component, manifest: analysis.packages[component.name]?.manifest)
+            var own = Set([context.repositoryPath(of: component)] + declared).union(found.links)
+            for (path, source) in found.packages {
+                switch source {
+                case .tracked, .ignored: own.insert(path)
+                case .submodule(let submodule): own.insert(submodule)
+                case .generated(_, let from): own.formUnion(from)
+                }
+            }
+            paths[component.name] = own
+            successors[component.name, default: []] += found.components
+        }
+        let appPaths = Set(workspace.apps.flatMap(\.paths).map(context.repositoryPath))
+        let changedPaths = try repository.changedPaths(Array(Set(paths.values.flatMap { $0 }).union(appPaths)), between: baseCommit, and: headCommit)
+        let lockPath = context.repositoryPath(workspace.lock)
+        let locks = try [baseCommit, headCommit].map { commit in
+            try repository.file(at: lockPath, in: commit).map { try PackageLock.parse(Data($0), shown: "\(workspace.lock) at \(commit.short)") }
+        }
+        var changed = Set(
+            workspace.components.filter { component in
+                guard paths[component.name]?.isDisjoint(with: changedPaths) == true else { return true }
+                let identities = (analysis.packages[component.name]?.manifest?.dependencies ?? []).filter { $0.url != nil }.map(\.identity)
+                return identities.contains { locks[0]?.pins[$0] != locks[1]?.pins[$0] }
+            }.map(\.name))
         var appChanged = !changedPaths.isDisjoint(with: appPaths)
         if uncommitted {
             for file in try repository.changedFiles(under: context.prefix) {
-                let relative = context.prefix.isEmpty ? file : String(file.dropFirst(context.prefix.count + 1))
-                if let owner = components.first(where: { relative.hasPrefix($0.path + "/") }) {
-                    changed.insert(owner.name)
-                } else if relative == "Package.swift" || relative.hasPrefix("App/") || relative.hasPrefix("Tests/") {
-                    appChanged = true
-                }
+                let under = { (path: String) in file == path || file.hasPrefix(path + "/") }
+                for component in workspace.components where paths[component.name]?.contains(where: under) == true { changed.insert(component.name) }
+                if appPaths.contains(where: under) { appChanged = true }
             }
         }
-        let analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
-        let dependents = DependencyGraph(analysis: analysis).dependents(of: changed)
-        var rows = components.compactMap { component -> Row? in
+        let dependents = DependencyGraph(nodes: workspace.components.map(\.name), successors: successors).dependents(of: changed)
+        var rows = workspace.components.compactMap { component -> Row? in
             if changed.contains(component.name) { return Row(name: component.name, path: component.path, reason: "changed") }
             if dependents.contains(component.name) { return Row(name: component.name, path: component.path, reason: "dependent") }
             return nil

@@ -43,8 +43,10 @@ public struct PackageDependency: Sendable, Hashable {
     public var isExact: Bool { requirement.map { $0.hasPrefix("exact: ") || $0.hasPrefix("revision: ") } ?? false }
 
     /// SwiftPM's identity for it: the last path component, lower-cased, without `.git`.
-    public var identity: String {
-        let text = path ?? url ?? ""
+    public var identity: String { Self.identity(ofURL: path ?? url ?? "") }
+
+    /// The identity SwiftPM gives the package at `text` (a URL or path): its last component, lower case, without `.git`.
+    static func identity(ofURL text: String) -> String {
         let last = text.split(separator: "/").last.map(String.init) ?? text
         return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
     }

@@ -94,6 +94,13 @@ public struct Workspace: Sendable {
     public var scheme: String
     /// The container image the generated CI workflow runs its jobs in (`workspace.ci-image`).
     public var ciImage = GitHubWorkflow.defaultImage
+    /// Files and folders every component's build reads besides its packages (`workspace.inputs`: a shared
+    /// `.xcconfig`, a toolchain file, scripts a build runs), relative to the root.
+    public var inputs: [String] = []
+    /// The `Package.resolved` that governs the external packages' versions (`workspace.lock`; default: the root's).
+    public var lock = "Package.resolved"
+    /// Folders a build makes, with the inputs that make them (`generated:`), relative to the root.
+    public var generated: [String: [String]] = [:]
     /// The layering rules.
     public var rules: LayerRules
     /// Every component, in file order.

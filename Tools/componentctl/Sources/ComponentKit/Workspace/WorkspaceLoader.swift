@@ -66,11 +66,17 @@ struct SchemaReader {
     var layers: [String] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
-        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps"]) else { return nil }
+        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated"]) else {
+            return nil
+        }
         var name = root.lastPathComponent
         var scheme = "app"
         var ciImage: String?
-        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "ci-image"]) {
+        var inputs: [String] = []
+        var lock: String?
+        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "ci-image", "inputs", "lock"]) {
+            inputs = workspace["inputs"].flatMap { inputPaths($0, "workspace.inputs") } ?? []
+            lock = workspace["lock"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "workspace.lock")?.first }
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
@@ -128,6 +134,16 @@ struct SchemaReader {
         var workspace = Workspace(
             root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, apps: apps, fileBytes: bytes, document: document)
         if let ciImage { workspace.ciImage = ciImage }
+        workspace.inputs = inputs
+        if let lock { workspace.lock = lock }
+        if let node = top["generated"], let folders = mapping(node, "generated", keys: nil) {
+            for (folder, value) in folders.scalarEntries {
+                guard let from = inputPaths(value, "generated.\(folder.value)"),
+                    inputPaths(.sequence([.scalar(folder)], start: folder.start, flow: true), "generated", mustExist: false) != nil
+                else { continue }
+                workspace.generated[folder.value.hasSuffix("/") ? String(folder.value.dropLast()) : folder.value] = from
+            }
+        }
         return workspace
     }
 
@@ -326,6 +342,24 @@ struct SchemaReader {
         }
         let values = items.compactMap { string($0, "an entry of \(what)") }
         return values.count == items.count ? values : nil
+    }
+
+    /// A list of paths relative to the root, without `..`, each of which exists (unless `mustExist` is false); nil after
+    /// reporting what is wrong.
+    mutating func inputPaths(_ node: YAMLNode, _ what: String, mustExist: Bool = true) -> [String]? {
+        guard let paths = stringList(node, what) else { return nil }
+        var valid: [String] = []
+        for (path, item) in zip(paths, node.sequenceItems) {
+            let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+            if trimmed.isEmpty || trimmed.hasPrefix("/") || trimmed.split(separator: "/").contains("..") {
+                error(at: item.start, "\(what) '\(path)' is not inside the workspace", fix: "use a path relative to the workspace root, without '..'")
+            } else if mustExist && checksFolders && !FileStatus.exists(root.appendingPathComponent(trimmed)) {
+                error(at: item.start, "\(what) '\(path)' does not exist", fix: "correct the path, or create what it names")
+            } else {
+                valid.append(trimmed)
+            }
+        }
+        return valid.count == paths.count ? valid : nil
     }
 
     private mutating func versionString(_ node: YAMLNode, _ what: String) -> String? {

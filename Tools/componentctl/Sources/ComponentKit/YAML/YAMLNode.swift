@@ -65,3 +65,11 @@ public indirect enum YAMLNode: Sendable {
         }
     }
 }
+
+extension YAMLNode {
+    /// The items of a sequence; none for another kind of node.
+    var sequenceItems: [YAMLNode] {
+        if case .sequence(let items, _, _) = self { return items }
+        return []
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// What a component's build reads outside its own folder, found in the working tree: the packages it depends on by
+/// path, transitively, followed through symbolic links to where they really are, and what each of them is to git.
+///
+/// `componentctl hash` keys a component by these, and `affected` compares them between two commits, so the two never
+/// disagree on what an input is.
+struct BuildInputs {
+    /// How git knows a package folder a component depends on.
+    enum Source: Hashable {
+        /// Its files are tracked (or staged): keyed by its tree.
+        case tracked
+        /// It lies in the submodule at this path: keyed by the submodule's commit.
+        case submodule(String)
+        /// It is a folder components.yaml declares generated, from these inputs.
+        case generated(folder: String, from: [String])
+        /// Git ignores it: keyed by its files on disk (no commit has it, so `affected` cannot see it change).
+        case ignored
+    }
+
+    /// What one component's build reads besides its folder, by repository path.
+    struct Found {
+        /// Components it reaches by path through a link (text comparison of paths misses these edges).
+        var components = Set<String>()
+        /// Package folders that are no component, with how git knows each.
+        var packages: [String: Source] = [:]
+        /// Symbolic links on the way to a package: a link that changes its target changes the build.
+        var links = Set<String>()
+    }
+
+    private let context: VersionedWorkspace
+    private let componentsByFolder: [String: Component]
+    private let tracked: [String]
+    /// Each submodule's path, with the commit the superproject records for it.
+    let submodules: [String: GitOID]
+    private let generated: [String: [String]]
+
+    init(_ context: VersionedWorkspace) throws {
+        self.context = context
+        componentsByFolder = Dictionary(
+            context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
+        let index = try context.repository.indexEntries()
+        tracked = index.files.sorted()
+        submodules = index.submodules
+        generated = Dictionary(
+            context.workspace.generated.map { (context.repositoryPath($0.key), $0.value.map(context.repositoryPath)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The packages `component` depends on by path, transitively; throws naming a path that leaves the repository
+    /// or a folder no commit could have.
+    func resolve(_ component: Component, manifest: PackageManifest?) throws -> Found {
+        var found = Found()
+        let start = context.repositoryPath(of: component)
+        var pending = (manifest?.dependencies ?? []).compactMap(\.path).map { (written: $0, from: start, by: component.name) }
+        var seen = Set<String>()
+        while let (written, from, by) = pending.popLast() {
+            let (real, links) = try follow(written, from: from, by: by)
+            found.links.formUnion(links)
+            if let other = componentsByFolder[real] {
+                if !links.isEmpty { found.components.insert(other.name) }
+                continue
+            }
+            guard seen.insert(real).inserted else { continue }
+            found.packages[real] = try source(of: real, written: written, by: by)
+            let manifestURL = context.repository.workdir.appendingPathComponent(real).appendingPathComponent("Package.swift")
+            // A manifest the static reader cannot follow is one SwiftPM reads; its own folder is an input still.
+            if let bytes = FileManager.default.contents(atPath: manifestURL.path), let read = try? ManifestReader.read(Array(bytes)) {
+                pending += read.dependencies.compactMap(\.path).map { ($0, real, by) }
+            }
+        }
+        return found
+    }
+
+    /// The repository path `written` (relative to the package folder `from`) reaches once every link on the way is
+    /// followed, and the links followed.
+    private func follow(_ written: String, from: String, by component: String) throws -> (String, [String]) {
+        let outside = ToolError(
+            "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
+                + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
+        var remaining = try lexical((from.isEmpty ? "" : from + "/") + written, outside: outside)
+        var current: [String] = []
+        var links: [String] = []
+        var hops = 0
+        while let next = remaining.first {
+            remaining.removeFirst()
+            let path = (current + [next]).joined(separator: "/")
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: context.repository.workdir.appendingPathComponent(path).path)
+            else {
+                current.append(next)
+                continue
+            }
+            hops += 1
+            guard hops <= 40 else { throw ToolError("The path \(written) of '\(component)' goes through a loop of links.", status: .usage) }
+            links.append(path)
+            let base = target.hasPrefix("/") ? target : (current + [target]).joined(separator: "/")
+            let absolute = target.hasPrefix("/")
+            guard !absolute || target.hasPrefix(context.repository.workdir.path + "/") else { throw outside }
+            let relative = absolute ? String(target.dropFirst(context.repository.workdir.path.count + 1)) : base
+            remaining = try lexical(relative, outside: outside) + remaining
+            current = []
+        }
+        return (current.joined(separator: "/"), links)
+    }
+
+    /// The parts of `path` with `.` and `..` applied; throws `outside` when it climbs out of the repository.
+    private func lexical(_ path: String, outside: ToolError) throws -> [String] {
+        var parts: [String] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { throw outside }
+                parts.removeLast()
+            } else {
+                parts.append(String(part))
+            }
+        }
+        return parts
+    }
+
+    /// How git knows the package folder `real`.
+    private func source(of real: String, written: String, by component: String) throws -> Source {
+        if let submodule = submodules.keys.first(where: { real == $0 || real.hasPrefix($0 + "/") }) { return .submodule(submodule) }
+        if isTracked(real) { return .tracked }
+        if let folder = generated.keys.first(where: { real == $0 || real.hasPrefix($0 + "/") }), let from = generated[folder] {
+            return .generated(folder: folder, from: from)
+        }
+        let url = context.repository.workdir.appendingPathComponent(real)
+        guard FileStatus.isFolder(url) else {
+            throw ToolError(
+                "'\(component)' depends on the package at \(written) (\(real)), which does not exist. Correct the path, or declare the folder "
+                    + "under 'generated:' in components.yaml with the inputs that make it.", status: .usage)
+        }
+        guard try context.repository.isIgnored(real + "/") else {
+            throw ToolError(
+                "'\(component)' depends on the package at \(real), which git does not track, so a clone would not have it and no key can "
+                    + "follow it. Commit it, or declare it under 'generated:' in components.yaml with the inputs that make it.", status: .usage)
+        }
+        return .ignored
+    }
+
+    /// Whether git tracks (or has staged) a file at or under `path`.
+    private func isTracked(_ path: String) -> Bool {
+        let prefix = path + "/"
+        var low = 0, high = tracked.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tracked[middle] < prefix { low = middle + 1 } else { high = middle }
+        }
+        return low < tracked.count && tracked[low].hasPrefix(prefix)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every input of a component's build is in its key and makes `affected` name it: packages reached through links,
+/// submodules, the lock's versions, the workspace's declared inputs, generated folders and an app's own paths.
+/// Each case changes one input in a commit and looks at both, through the binary.
+@Suite struct BuildInputsTests {
+    private func tool(_ scratch: Scratch, _ arguments: [String]) throws -> ToolProcess.Result {
+        try ToolProcess.run(["--root", scratch.root.path] + arguments)
+    }
+
+    private func key(_ scratch: Scratch, _ name: String) throws -> String {
+        let result = try tool(scratch, ["hash", name, "--format", "key"])
+        #expect(result.status == 0, "\(result.error)")
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The names `affected --base HEAD~1` reports, with their reasons.
+    private func affected(_ scratch: Scratch) throws -> [String: String] {
+        let result = try tool(scratch, ["affected", "--base", "HEAD~1", "--format", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        struct Row: Decodable { var name: String; var reason: String }
+        return Dictionary(uniqueKeysWithValues: try JSONDecoder().decode([Row].self, from: Data(result.output.utf8)).map { ($0.name, $0.reason) })
+    }
+
+    /// Makes shelf depend on the package at `path` (relative to its folder).
+    private func shelfDepends(on path: String, _ scratch: Scratch) throws {
+        try scratch.replace(
+            in: "Packages/Business/Shelf/Package.swift", "        .package(path: \"../../Foundation/Kit\"),\n",
+            with: "        .package(path: \"../../Foundation/Kit\"),\n        .package(path: \"\(path)\"),\n")
+    }
+
+    private func utilPackage(_ folder: String, _ scratch: Scratch, value: Int = 1) throws {
+        try scratch.write("\(folder)/Package.swift", "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Util\")\n")
+        try scratch.write("\(folder)/Sources/Util/Util.swift", "public let util = \(value)\n")
+    }
+
+    @Test func aChangeBelowALinkedPackageReachesItsDependents() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try utilPackage("Shared/Util", scratch)
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("Packages/Links"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Packages/Links/Util").path, withDestinationPath: "../../Shared/Util")
+        // A link to a component is an edge too.
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Packages/Links/Values").path, withDestinationPath: "../Foundation/Values")
+        try shelfDepends(on: "../../Links/Util", scratch)
+        try shelfDepends(on: "../../Links/Values", scratch)
+        try scratch.commitAll("shelf uses Util through a link")
+        let before = try key(scratch, "shelf")
+        #expect(try tool(scratch, ["hash", "shelf", "--explain"]).output.contains("link Packages/Links/Util -> ../../Shared/Util"))
+
+        try utilPackage("Shared/Util", scratch, value: 2)
+        try scratch.commitAll("Util changes")
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try key(scratch, "shelf") != before)
+
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Extra.swift", "public let extra = 1\n")
+        try scratch.commitAll("values changes")
+        #expect(try affected(scratch)["shelf"] == "dependent", "reached through the link to a component")
+
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Links/Util"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("Packages/Links/Util").path, withDestinationPath: "/usr/lib")
+        let outside = try tool(scratch, ["hash", "shelf"])
+        #expect(outside.status == 2)
+        #expect(outside.error.contains("outside the repository (or reached through a link out of it)"), "\(outside.error)")
+    }
+
+    @Test func aSubmoduleBumpChangesTheKeyAndAffectsWhatDependsOnIt() throws {
+        let library = try Scratch(named: "Sub")
+        try utilPackage(".", library)
+        try library.commitAsNewRepository()
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root.path, "external/Sub")
+        try shelfDepends(on: "../../../external/Sub", scratch)
+        try scratch.commitAll("shelf uses a submodule")
+        let before = try key(scratch, "shelf")
+        #expect(try affected(scratch)["shelf"] == "changed")
+
+        try utilPackage(".", library, value: 2)
+        try library.commitAll("a new version")
+        try scratch.run("/usr/bin/git", ["-C", "external/Sub", "pull", "-q", "origin", "HEAD"])
+        #expect(try key(scratch, "shelf") != before, "the checked-out commit moved")
+        try scratch.commitAll("bump the submodule")
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try affected(scratch)["reader"] == nil, "a component that does not use it is not affected")
+
+        // A clone without the submodule checked out says so, and keys by the recorded commit.
+        let clone = try Scratch(named: "clone")
+        try FileManager.default.removeItem(at: clone.root)
+        try scratch.run("/usr/bin/git", ["clone", "-q", scratch.root.path, clone.root.path])
+        let unchecked = try tool(clone, ["hash", "shelf"])
+        #expect(unchecked.status == 0)
+        #expect(unchecked.error.contains("the submodule external/Sub, which 'shelf' depends on, is not checked out"), "\(unchecked.error)")
+        #expect(try tool(clone, ["hash", "shelf", "--explain"]).output.contains("(not checked out)"))
+    }
+
+    @Test func theLockDecidesAnExternalPackagesVersion() throws {
+        let scratch = try Scratch.fixture()
+        try shelfDepends(on: "x", scratch)
+        try scratch.replace(
+            in: "Packages/Business/Shelf/Package.swift", ".package(path: \"x\"),",
+            with: ".package(url: \"https://github.com/apple/swift-log.git\", from: \"1.0.0\"),")
+        func lock(_ version: String) -> String {
+            """
+            {"pins": [{"identity": "swift-log", "kind": "remoteSourceControl", "location": "https://github.com/apple/swift-log.git",
+              "state": {"revision": "\(version.replacingOccurrences(of: ".", with: ""))abc", "version": "\(version)"}}], "version": 2}
+            """
+        }
+        try scratch.write("Package.resolved", lock("1.5.0"))
+        try scratch.commitAsNewRepository()
+        try scratch.git("add", "-f", "Package.resolved")
+        try scratch.commitAll("the lock")
+        let explained = try tool(scratch, ["hash", "shelf", "--explain"])
+        #expect(explained.output.contains("package swift-log https://github.com/apple/swift-log.git resolved 1.5.0 150abc (Package.resolved)"))
+        #expect(!explained.output.contains("required by a range"), "a lock pins the version")
+        let before = try key(scratch, "shelf")
+        try scratch.write("Package.resolved", lock("1.6.0"))
+        try scratch.git("add", "-f", "Package.resolved")
+        try scratch.commitAll("a new swift-log")
+        #expect(try key(scratch, "shelf") != before)
+        let rows = try affected(scratch)
+        #expect(rows["shelf"] == "changed")
+        #expect(rows["reader"] == nil)
+    }
+
+    @Test func declaredInputsAndGeneratedFoldersAffectExactlyWhatDeclaresThem() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("Shared.xcconfig", "SWIFT_VERSION = 6\n")
+        try scratch.write("api.yaml", "version: 1\n")
+        try scratch.replace(in: "components.yaml", "  scheme: lib", with: "  inputs: [Shared.xcconfig]\n  scheme: lib")
+        try scratch.write("components.yaml", try scratch.read("components.yaml") + "\ngenerated:\n  Generated/API: [api.yaml]\n")
+        try utilPackage("Generated/API", scratch)
+        try shelfDepends(on: "../../../Generated/API", scratch)
+        try scratch.write(".gitignore", try scratch.read(".gitignore") + "Generated/\n")
+        try scratch.commitAsNewRepository()
+        let shelf = try key(scratch, "shelf"), values = try key(scratch, "values")
+
+        try scratch.write("Shared.xcconfig", "SWIFT_VERSION = 6.1\n")
+        try scratch.commitAll("a shared setting")
+        #expect(try key(scratch, "values") != values, "every component reads a workspace input")
+        #expect(try affected(scratch).keys.contains("values"))
+
+        let beforeAPI = try key(scratch, "shelf")
+        #expect(beforeAPI != shelf)
+        try scratch.write("api.yaml", "version: 2\n")
+        try scratch.commitAll("the API changes")
+        #expect(try key(scratch, "shelf") != beforeAPI)
+        let rows = try affected(scratch)
+        #expect(rows["shelf"] == "changed")
+        #expect(rows["values"] == nil)
+
+        // Undeclared and not ignored, a folder no clone has is refused by both.
+        try scratch.replace(in: "components.yaml", "\ngenerated:\n  Generated/API: [api.yaml]\n", with: "\n")
+        try scratch.write(".gitignore", ".build/\n")
+        for arguments in [["hash", "shelf"], ["affected", "--base", "HEAD~1"]] {
+            let refused = try tool(scratch, arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.error.contains("which git does not track, so a clone would not have it"), "\(refused.error)")
+        }
+    }
+
+    @Test func aChangeToAnAppsOwnPathAffectsTheAppAlone() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("MyApp.xcodeproj/project.pbxproj", "1\n")
+        try scratch.write(
+            "components.yaml",
+            try scratch.read("components.yaml") + "\napps:\n  reading:\n    product: Reading\n    components: [shelf, reader]\n    paths: [MyApp.xcodeproj]\n")
+        try scratch.commitAsNewRepository()
+        try scratch.write("MyApp.xcodeproj/project.pbxproj", "2\n")
+        try scratch.commitAll("the Xcode project changes")
+        #expect(try affected(scratch) == ["app": "changed"])
+        try scratch.write("README.md", "notes\n")
+        try scratch.commitAll("a file of no app")
+        #expect(try affected(scratch).isEmpty)
+    }
+}
