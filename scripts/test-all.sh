@@ -53,6 +53,8 @@ step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
 step workflow scripts/lint-workflows.sh
 [ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/tests/fault-injection.sh
+# `affected` and keys against an oracle written apart from the tool, on a random history (seeded: the same each run).
+[ "$copy" = 1 ] || cached affected-oracle --package Tools/componentctl -- python3 Tools/componentctl/tests/affected-oracle.py "$tool"
 # The README's examples go into the product component, built alone: what they depend on.
 cached readme-examples --input README.md --input scripts/check-readme-examples.sh --package Packages/Business/Product -- scripts/check-readme-examples.sh
 # TEST_COMPONENTS names the components to test alone (default: all of them; those that passed with the same key are cached).

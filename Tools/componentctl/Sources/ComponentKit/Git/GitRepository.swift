@@ -397,12 +397,13 @@ public final class GitRepository {
         return ignored != 0
     }
 
-    /// The index's entries: each tracked file's path, with the paths of submodules (gitlinks) apart.
-    func indexEntries() throws -> (files: [String], submodules: [String: GitOID]) {
+    /// The index's entries: each tracked file's path (symbolic links also apart), and the submodules (gitlinks).
+    func indexEntries() throws -> (files: [String], links: [String], submodules: [String: GitOID]) {
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "read the index")
         defer { git_index_free(index) }
         var files: [String] = []
+        var links: [String] = []
         var submodules: [String: GitOID] = [:]
         for position in 0..<git_index_entrycount(index) {
             guard let entry = git_index_get_byindex(index, position), let path = entry.pointee.path else { continue }
@@ -410,9 +411,10 @@ public final class GitRepository {
                 submodules[String(cString: path)] = GitOID(entry.pointee.id)
             } else {
                 files.append(String(cString: path))
+                if entry.pointee.mode == GIT_FILEMODE_LINK.rawValue { links.append(String(cString: path)) }
             }
         }
-        return (files, submodules)
+        return (files, links, submodules)
     }
 
     /// The commit the submodule checked out at `path` (relative to the working tree) has, nil when it is not checked out.

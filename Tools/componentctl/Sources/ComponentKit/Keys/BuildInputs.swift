@@ -26,11 +26,15 @@ struct BuildInputs {
         var packages: [String: Source] = [:]
         /// Symbolic links on the way to a package: a link that changes its target changes the build.
         var links = Set<String>()
+        /// Files and folders outside the component's packages that links inside them lead to (a build reads through them).
+        var linked = Set<String>()
     }
 
     private let context: VersionedWorkspace
     private let componentsByFolder: [String: Component]
     private let tracked: [String]
+    /// Every tracked symbolic link, sorted.
+    private let trackedLinks: [String]
     /// Each submodule's path, with the commit the superproject records for it.
     let submodules: [String: GitOID]
     private let generated: [String: [String]]
@@ -41,6 +45,7 @@ struct BuildInputs {
             context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
         let index = try context.repository.indexEntries()
         tracked = index.files.sorted()
+        trackedLinks = index.links.sorted()
         submodules = index.submodules
         generated = Dictionary(
             context.workspace.generated.map { (context.repositoryPath($0.key), $0.value.map(context.repositoryPath)) }, uniquingKeysWith: { a, _ in a })
@@ -53,6 +58,7 @@ struct BuildInputs {
         let start = context.repositoryPath(of: component)
         var pending = (manifest?.dependencies ?? []).compactMap(\.path).map { (written: $0, from: start, by: component.name) }
         var seen = Set<String>()
+        try followLinks(inside: start, by: component.name, into: &found)
         while let (written, from, by) = pending.popLast() {
             let (real, links) = try follow(written, from: from, by: by)
             found.links.formUnion(links)
@@ -62,6 +68,7 @@ struct BuildInputs {
             }
             guard seen.insert(real).inserted else { continue }
             found.packages[real] = try source(of: real, written: written, by: by)
+            try followLinks(inside: real, by: by, into: &found)
             let manifestURL = context.repository.workdir.appendingPathComponent(real).appendingPathComponent("Package.swift")
             // A manifest the static reader cannot follow is one SwiftPM reads; its own folder is an input still.
             if let bytes = FileManager.default.contents(atPath: manifestURL.path), let read = try? ManifestReader.read(Array(bytes)) {
@@ -69,6 +76,17 @@ struct BuildInputs {
             }
         }
         return found
+    }
+
+    /// Adds where the tracked links inside the package folder `folder` lead, when that is outside it: SwiftPM reads a
+    /// linked source file's target, which the folder's own tree does not hold.
+    private func followLinks(inside folder: String, by component: String, into found: inout Found) throws {
+        for link in trackedLinks where link.hasPrefix(folder + "/") {
+            let (real, via) = try follow(String(link.dropFirst(folder.count + 1)), from: folder, by: component)
+            guard real != folder, !real.hasPrefix(folder + "/") else { continue }
+            found.links.formUnion(via)
+            found.linked.insert(real)
+        }
     }
 
     /// The repository path `written` (relative to the package folder `from`) reaches once every link on the way is

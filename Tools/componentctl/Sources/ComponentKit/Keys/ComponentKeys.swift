@@ -157,6 +157,10 @@ public struct ComponentKeys {
             recipe.append("link \(link) -> \(target)")
             uncommitted = uncommitted || trees.isDirty(link)
         }
+        for path in found.linked.sorted() {
+            recipe.append("linked \(path) \(try trees.objectID(of: path)?.hex ?? "none")")
+            uncommitted = uncommitted || trees.isDirty(path)
+        }
         for input in context.workspace.inputs.map(context.repositoryPath) {
             recipe.append("input \(input) \(try trees.objectID(of: input)?.hex ?? "none")")
             uncommitted = uncommitted || trees.isDirty(input)

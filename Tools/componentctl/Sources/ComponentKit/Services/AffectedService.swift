@@ -46,7 +46,7 @@ public enum AffectedService {
         var successors = DependencyGraph(analysis: analysis).successors
         for component in workspace.components {
             let found = try inputs.resolve(component, manifest: analysis.packages[component.name]?.manifest)
-            var own = Set([context.repositoryPath(of: component)] + declared).union(found.links)
+            var own = Set([context.repositoryPath(of: component)] + declared).union(found.links).union(found.linked)
             for (path, source) in found.packages {
                 switch source {
                 case .tracked, .ignored: own.insert(path)
