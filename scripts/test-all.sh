@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: swift-format's lint of every Swift file; componentctl's own package, then its tests that build real packages (minutes),
 # then its tests on a copy of the live workspace; `componentctl check-layers` and `sync --check` on the workspace; actionlint and the
-# schema of the GitHub Actions workflows; the kill-at-random-points trials of pin/release/sync; the README's code examples compiled into a
+# schema of the GitHub Actions workflows; the kill-at-random-points trials of pin/release/sync; the oracle of `affected` and keys; the README's code examples compiled into a
 # scratch copy; every component's own
 # package, built and tested alone (root `swift test` never runs its dependencies' tests); the
 # integrated tests, once for each app; the router's allocation counts (zero for a static hit); and, last, the template

@@ -12,3 +12,8 @@ wide=$(measure "$tool" affected --base HEAD~2 --head HEAD~1)
 narrow=$(measure "$tool" affected --base HEAD~1)
 echo "affected, one foundation change: $("$tool" affected --base HEAD~2 --head HEAD~1 --format json | grep -c '"name"') components in ${wide} ms (goal: at most 300 ms)"
 echo "affected, one business change:   $("$tool" affected --base HEAD~1 --format json | grep -c '"name"') components in ${narrow} ms (goal: at most 300 ms)"
+# BASELINE_TOOL=path: another build of componentctl (an earlier commit's), measured on the same repository in this run.
+if [ -n "${BASELINE_TOOL:-}" ]; then
+  baseline=$(measure "$BASELINE_TOOL" affected --base HEAD~2 --head HEAD~1) && now=$(measure "$tool" affected --base HEAD~2 --head HEAD~1)
+  echo "affected, one foundation change: ${now} ms against ${baseline} ms of $BASELINE_TOOL ($(awk -v a="$now" -v b="$baseline" 'BEGIN { printf "%.2f", a / b }')x; goal: at most 1.1x)"
+fi

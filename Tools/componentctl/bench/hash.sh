@@ -15,3 +15,8 @@ status=$(measure git status --porcelain)
 echo "hash, $components keys, committed:        ${clean} ms (goal: at most 500 ms; $(awk -v a="$clean" -v b="$status" 'BEGIN { printf "%.1f", a / b }')x git status)"
 echo "hash, $components keys, one dirty folder: ${dirty} ms (goal: at most 500 ms; $(awk -v a="$dirty" -v b="$status" 'BEGIN { printf "%.1f", a / b }')x git status)"
 echo "anchor: git status --porcelain:       ${status} ms"
+# BASELINE_TOOL=path: another build of componentctl (an earlier commit's), measured on the same repository in this run.
+if [ -n "${BASELINE_TOOL:-}" ]; then
+  git checkout -q -- . && baseline=$(measure "$BASELINE_TOOL" hash --format key) && now=$(measure "$tool" hash --format key)
+  echo "hash, committed: ${now} ms against ${baseline} ms of $BASELINE_TOOL ($(awk -v a="$now" -v b="$baseline" 'BEGIN { printf "%.2f", a / b }')x; goal: at most 1.1x)"
+fi

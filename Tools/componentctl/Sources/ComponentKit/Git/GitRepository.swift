@@ -397,24 +397,32 @@ public final class GitRepository {
         return ignored != 0
     }
 
-    /// The index's entries: each tracked file's path (symbolic links also apart), and the submodules (gitlinks).
-    func indexEntries() throws -> (files: [String], links: [String], submodules: [String: GitOID]) {
+    /// The index's symbolic links and submodules (gitlinks, with the commit each records); other files are only
+    /// counted, since turning 20,000 paths into strings costs more than the rest of a key.
+    func indexLinksAndSubmodules() throws -> (links: [String], submodules: [String: GitOID]) {
         var index: OpaquePointer?
         try check(git_repository_index(&index, pointer), "read the index")
         defer { git_index_free(index) }
-        var files: [String] = []
         var links: [String] = []
         var submodules: [String: GitOID] = [:]
         for position in 0..<git_index_entrycount(index) {
             guard let entry = git_index_get_byindex(index, position), let path = entry.pointee.path else { continue }
-            if entry.pointee.mode == GIT_FILEMODE_COMMIT.rawValue {
-                submodules[String(cString: path)] = GitOID(entry.pointee.id)
-            } else {
-                files.append(String(cString: path))
-                if entry.pointee.mode == GIT_FILEMODE_LINK.rawValue { links.append(String(cString: path)) }
+            switch entry.pointee.mode {
+            case GIT_FILEMODE_COMMIT.rawValue: submodules[String(cString: path)] = GitOID(entry.pointee.id)
+            case GIT_FILEMODE_LINK.rawValue: links.append(String(cString: path))
+            default: continue
             }
         }
-        return (files, links, submodules)
+        return (links, submodules)
+    }
+
+    /// Whether the index holds a file under the folder `path` (tracked, or staged).
+    func indexHasFiles(under path: String) throws -> Bool {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "read the index")
+        defer { git_index_free(index) }
+        var position = 0
+        return git_index_find_prefix(&position, index, path + "/") == 0
     }
 
     /// The commit the submodule checked out at `path` (relative to the working tree) has, nil when it is not checked out.

@@ -32,7 +32,6 @@ struct BuildInputs {
 
     private let context: VersionedWorkspace
     private let componentsByFolder: [String: Component]
-    private let tracked: [String]
     /// Every tracked symbolic link, sorted.
     private let trackedLinks: [String]
     /// Each submodule's path, with the commit the superproject records for it.
@@ -43,8 +42,7 @@ struct BuildInputs {
         self.context = context
         componentsByFolder = Dictionary(
             context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        let index = try context.repository.indexEntries()
-        tracked = index.files.sorted()
+        let index = try context.repository.indexLinksAndSubmodules()
         trackedLinks = index.links.sorted()
         submodules = index.submodules
         generated = Dictionary(
@@ -102,7 +100,10 @@ struct BuildInputs {
         while let next = remaining.first {
             remaining.removeFirst()
             let path = (current + [next]).joined(separator: "/")
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: context.repository.workdir.appendingPathComponent(path).path)
+            let full = context.repository.workdir.path + "/" + path
+            var info = stat()
+            // lstat first: asking Foundation for a link's destination throws an error for every other file, which costs.
+            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full)
             else {
                 current.append(next)
                 continue
@@ -137,7 +138,7 @@ struct BuildInputs {
     /// How git knows the package folder `real`.
     private func source(of real: String, written: String, by component: String) throws -> Source {
         if let submodule = submodules.keys.first(where: { real == $0 || real.hasPrefix($0 + "/") }) { return .submodule(submodule) }
-        if isTracked(real) { return .tracked }
+        if try context.repository.indexHasFiles(under: real) { return .tracked }
         if let folder = generated.keys.first(where: { real == $0 || real.hasPrefix($0 + "/") }), let from = generated[folder] {
             return .generated(folder: folder, from: from)
         }
@@ -153,16 +154,5 @@ struct BuildInputs {
                     + "follow it. Commit it, or declare it under 'generated:' in components.yaml with the inputs that make it.", status: .usage)
         }
         return .ignored
-    }
-
-    /// Whether git tracks (or has staged) a file at or under `path`.
-    private func isTracked(_ path: String) -> Bool {
-        let prefix = path + "/"
-        var low = 0, high = tracked.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tracked[middle] < prefix { low = middle + 1 } else { high = middle }
-        }
-        return low < tracked.count && tracked[low].hasPrefix(prefix)
     }
 }
