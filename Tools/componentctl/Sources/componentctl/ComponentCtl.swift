@@ -9,7 +9,7 @@ struct ComponentCtl: ParsableCommand {
         commandName: "componentctl",
         abstract: "Keeps a componentized Swift workspace honest: layering, versions, builds.",
         discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error, or a refusal by the rules; 3 git or environment error; "
-            + "4 build or test failed.",
+            + "4 build or test failed; 130, 143 or 129 stopped by Ctrl-C, SIGTERM or SIGHUP while it ran a build, test or command.",
         subcommands: [
             ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, APIDiffCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
@@ -28,6 +28,7 @@ struct ComponentCtl: ParsableCommand {
         var none = sigset_t()
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
+        StopForwarding.install()
         let status: Int32
         do {
             var command = try parseAsRoot()

@@ -51,9 +51,12 @@ struct PluginKeygenCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: path.path), !force {
             throw ToolError("\(path.path) exists already; keep it, or pass --force to replace it.", status: .usage)
         }
-        if let repository = GitRepository.workTree(containing: path.deletingLastPathComponent()) {
+        // Where the key really goes: through a link at its place, into the folder the link names.
+        let destination = try AtomicFile.resolved(path)
+        if let repository = GitRepository.workTree(containing: destination.deletingLastPathComponent()) {
             throw ToolError(
-                "\(path.path) is inside the git repository \(repository.path), where a commit would publish the private key. "
+                "\(path.path)\(destination == path ? "" : " (a link to \(destination.path))") is inside the git repository \(repository.path), "
+                    + "where a commit would publish the private key. "
                     + "Name a place outside it with --key (the default is ~/.config/componentctl/plugin-signing.key).", status: .usage)
         }
         let key = PluginSigningKey()
@@ -153,6 +156,12 @@ struct SignCommand: ParsableCommand {
             guard FileStatus.isRegularFile(url), let data = FileManager.default.contents(atPath: url.path) else {
                 let what = FileStatus.isRealFolder(url) ? "is a folder" : FileStatus.exists(url) ? "cannot be read" : "does not exist"
                 throw ToolError("\(file) \(what); nothing was signed. Name the files to sign.", status: .usage)
+            }
+            let signature = try AtomicFile.resolved(url.appendingPathExtension("sig"))
+            if FileStatus.isFolder(signature) || access(signature.deletingLastPathComponent().path, W_OK) != 0 {
+                throw ToolError(
+                    "\(signature.path) cannot be written (\(FileStatus.isFolder(signature) ? "it is a folder" : "its folder is not writable")); "
+                        + "nothing was signed.", status: .usage)
             }
             return (file: file, signature: url.appendingPathExtension("sig"), bytes: try key.sign(data))
         }

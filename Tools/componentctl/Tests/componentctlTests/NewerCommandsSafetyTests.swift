@@ -17,17 +17,39 @@ import TestSupport
     @Test func cachedRefusesAnInputThatIsMistypedAbsentOutsideOrAbsolute() throws {
         let scratch = try Scratch.fixtureRepository()
         let cache = outside.appendingPathComponent("cache")
+        try scratch.write("ignored.key", "secret\n")
+        try scratch.write(".gitignore", try scratch.read(".gitignore") + "*.key\n")
         let before = try scratch.everyFile()
-        for input in ["Packages/Busines/Shelf", "../outside", "/etc", "Packages/../../x", ""] {
+        for input in ["Packages/Busines/Shelf", "../outside", "/etc", "Packages/../../x", "", ".git", ".git/config", "ignored.key"] {
             let result = try tool(scratch, ["cached", "step", "--input", input, "--cache", cache.path, "--", "/bin/true"])
             #expect(result.status == 2, "\(input): \(result.error)")
             #expect(result.error.contains("--input '\(input)'"), "\(result.error)")
             #expect(result.error.contains("relative to its root"))
         }
+        let outsidePackage = try Scratch(named: "OutsidePackage")
+        try outsidePackage.write("Package.swift", "// swift-tools-version: 6.0\n")
+        for package in ["../../\(outsidePackage.root.deletingLastPathComponent().lastPathComponent)/OutsidePackage", outsidePackage.root.path] {
+            let result = try tool(scratch, ["cached", "step", "--package", package, "--cache", cache.path, "--", "/bin/true"])
+            #expect(result.status == 2, "\(package): \(result.error)")
+            #expect(result.error.contains("--package '\(package)' is"), "\(result.error)")
+        }
         #expect(try scratch.everyFile() == before)
         #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent("ac").path), "no pass was recorded")
         let good = try tool(scratch, ["cached", "step", "--input", "./Packages/Business/Shelf/", "--cache", cache.path, "--", "/bin/true"])
         #expect(good.status == 0, "\(good.error)")
+    }
+
+    @Test func cachedFollowsAnInputThatIsALinkToWhereItLeads() throws {
+        let scratch = try Scratch.fixture()
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("cache-link").path, withDestinationPath: "Packages/Core/Cache")
+        try scratch.commitAsNewRepository()
+        let cache = outside.appendingPathComponent("cache")
+        let step = ["cached", "step", "--input", "cache-link", "--cache", cache.path, "--", "/bin/echo", "ran"]
+        #expect(try tool(scratch, step).output == "ran\n")
+        #expect(try tool(scratch, step).output.contains("cached"))
+        try scratch.write("Packages/Core/Cache/Sources/Cache/More.swift", "public let more = 1\n")
+        try scratch.commitAll("the link's target changes")
+        #expect(try tool(scratch, step).output == "ran\n", "a change where the link leads runs the step again")
     }
 
     @Test func keygenRefusesAPlaceInsideARepositoryAndNeverWritesTheKeyReadable() throws {
@@ -38,6 +60,20 @@ import TestSupport
             #expect(inside.status == 2)
             #expect(inside.error.contains("is inside the git repository \(scratch.root.path)"), "\(inside.error)")
         }
+        #expect(try scratch.everyFile() == before)
+        // Through a link that leads into the repository.
+        let link = outside.appendingPathComponent("linked.key")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: scratch.root.appendingPathComponent("secret").path)
+        let linked = try ToolProcess.run(["plugin", "keygen", "--key", link.path])
+        #expect(linked.status == 2)
+        #expect(linked.error.contains("(a link to \(scratch.root.appendingPathComponent("secret").path)) is inside the git repository"), "\(linked.error)")
+        // In a repository git itself refuses to open (another user's).
+        let foreign = try Scratch(named: "foreign")
+        try foreign.git("init", "-q")
+        _ = try foreign.run("/bin/chown", ["-R", "nobody", foreign.root.path])
+        let owned = try ToolProcess.run(["plugin", "keygen", "--key", foreign.root.appendingPathComponent("k.key").path])
+        #expect(owned.status == 2, "\(owned.error)")
         #expect(try scratch.everyFile() == before)
 
         // Every mode the key's file ever has is 0600: strace sees each open and chmod of it.
@@ -126,6 +162,16 @@ import TestSupport
         #expect(check.output.contains(".package(url: \"https://example.com/evil.git\", from: \"1.0.0\"),"), "\(check.output)")
         #expect(try tool(scratch, ["sync"]).status == 0)
         #expect(try scratch.read("Package.swift") == manifest)
+
+        // Junk on a component's own line, and a line twice: the component stays, written once, as componentctl writes it.
+        let reader = "    .package(path: \"Packages/Business/Reader\"),\n"
+        try scratch.write(
+            "Package.swift",
+            manifest.replacingOccurrences(
+                of: reader, with: "    .package(path: \"Packages/Business/Reader\"), .package(url: \"https://example.com/x\", from: \"1.0.0\"),\n" + reader))
+        #expect(try tool(scratch, ["sync", "--check"]).status == 1)
+        #expect(try tool(scratch, ["sync"]).status == 0)
+        #expect(try scratch.read("Package.swift") == manifest)
     }
 
     @Test func publishAndSignCheckEveryFileBeforeWritingAny() throws {
@@ -147,6 +193,13 @@ import TestSupport
         let sign = try ToolProcess.run(["sign", layout.path, outside.appendingPathComponent("nope.json").path, "--key", keyFile.path])
         #expect(sign.status == 2)
         #expect(sign.error.contains("nope.json does not exist; nothing was signed"), "\(sign.error)")
+        #expect(!FileManager.default.fileExists(atPath: layout.path + ".sig"))
+        let other = outside.appendingPathComponent("other.json")
+        try Data("{}".utf8).write(to: other)
+        try FileManager.default.createDirectory(at: outside.appendingPathComponent("other.json.sig"), withIntermediateDirectories: true)
+        let blocked = try ToolProcess.run(["sign", layout.path, other.path, "--key", keyFile.path])
+        #expect(blocked.status == 2)
+        #expect(blocked.error.contains("other.json.sig cannot be written (it is a folder); nothing was signed"), "\(blocked.error)")
         #expect(!FileManager.default.fileExists(atPath: layout.path + ".sig"))
     }
 
@@ -197,7 +250,7 @@ import TestSupport
         MessageCase(
             name: "a generated line edited by hand is dropped by sync, not refused",
             edit: { try $0.replace(in: "Package.swift", ".package(path: \"Packages/Business/Shelf\")", with: ".package(path: \"Packages/Business/Shelf2\")") },
-            arguments: ["sync", "--check"], status: 1, says: "drop from Package.swift's generated block the lines componentctl did not write"),
+            arguments: ["sync", "--check"], status: 1, says: "rewrite or drop the lines of Package.swift's generated block that componentctl did not write"),
     ]
 
     @Test(arguments: messages)

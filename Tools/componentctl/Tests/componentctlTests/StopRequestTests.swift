@@ -63,14 +63,39 @@ import TestSupport
         let scratch = try Scratch.fixtureRepository()
         let tested = try stop(["test", "values", "--standalone"], in: scratch, with: signal)
         #expect(!tested.childRuns, "test --standalone left swift running")
-        #expect(tested.status == 4)
+        #expect(tested.status == 128 + signal)
         #expect(tested.error.contains("Stopped (signal \(signal)) while running values"), "\(tested.error)")
 
         let waiting = scratch.root.deletingLastPathComponent().appendingPathComponent("waiting-swift").path
         let cached = try stop(["cached", "slow", "--input", ".", "--", waiting, "run"], in: scratch, with: signal)
         #expect(!cached.childRuns, "cached left its command running")
-        #expect(cached.status == 4)
+        #expect(cached.status == 128 + signal)
         #expect(cached.error.contains("Stopped (signal \(signal)) while running slow"), "\(cached.error)")
+    }
+
+    @Test func aProcessOfTheGroupThatIgnoresTheInterruptIsEndedWithIt() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let marker = scratch.root.deletingLastPathComponent().appendingPathComponent("stubborn.pid")
+        let script = scratch.root.deletingLastPathComponent().appendingPathComponent("stubborn").path
+        try Data(
+            """
+            #!/bin/sh
+            sh -c 'trap "" INT TERM; exec sleep 300' &
+            echo $! > "\(marker.path)"
+            exec "$0-wait" run
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        let (waiting, _) = try standIn(scratch)
+        try FileManager.default.copyItem(atPath: waiting, toPath: script + "-wait")
+        let stopped = try stop(["cached", "stubborn", "--input", ".", "--", script], in: scratch, with: SIGINT)
+        #expect(!stopped.childRuns)
+        let stubborn = pid_t((try? String(contentsOf: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(stubborn > 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!isRunning(stubborn), "the process that ignored the interrupt was left running")
+        if stubborn > 0 { kill(stubborn, SIGKILL) }
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
@@ -81,7 +106,7 @@ import TestSupport
         let before = try FileManager.default.contentsOfDirectory(atPath: scratch.root.appendingPathComponent("Packages").path).sorted()
         let stopped = try stop(["api-diff", "shelf-interface"], in: scratch, with: signal)
         #expect(!stopped.childRuns, "api-diff left its build running")
-        #expect(stopped.status == 4, "\(stopped.error)")
+        #expect(stopped.status == 128 + signal, "\(stopped.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.appendingPathComponent("Packages").path).sorted() == before)
         #expect(try ToolProcess.run(["--root", scratch.root.path, "sync"]).error.isEmpty, "no folder sync calls the user's")
     }

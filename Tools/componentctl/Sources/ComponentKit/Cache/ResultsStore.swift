@@ -43,7 +43,7 @@ struct FolderStore: ResultsStore {
     func put(_ path: String, _ bytes: [UInt8]) throws {
         let file = folder.appendingPathComponent(path)
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileStatus.createFolder(file.deletingLastPathComponent(), purpose: "the results cache")
             // A reader sees the whole entry or none (temp file, then rename).
             try AtomicFile.write(Data(bytes), to: file)
         } catch {

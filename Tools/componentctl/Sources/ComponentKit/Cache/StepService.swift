@@ -32,7 +32,7 @@ public enum StepService {
         let trees = try WorkingTrees(context.repository)
         var recipe = ["componentctl step key 1", "step \(step.name)", "command \(String(decoding: try JSONEncoder().encode(step.command), as: UTF8.self))"]
         var uncommitted = false
-        let inputs = try step.inputs.map { try checkedInput($0, root: context.workspace.root) }
+        let inputs = try step.inputs.flatMap { try checkedInputs($0, root: context.workspace.root, repository: context.repository) }
         for input in try Set(inputs + packageFolders(step.packages, root: context.workspace.root)).sorted() {
             let path = context.repositoryPath(input == "." ? "" : input)
             recipe.append("input \(input) \(try trees.objectID(of: path)?.hex ?? "none")")
@@ -79,32 +79,49 @@ public enum StepService {
         return trimmed.hasSuffix("/") && trimmed.count > 1 ? String(trimmed.dropLast()) : trimmed
     }
 
-    /// `input` relative to `root`, normalized; throws for one that is absolute, outside the workspace or absent, since
-    /// keying a step on nothing would record a pass that no later change could undo.
-    static func checkedInput(_ input: String, root: URL) throws -> String {
-        let fix = "--input takes a file or folder inside the workspace, relative to its root (like --input Packages/Business/Cart)."
+    /// `input` relative to `root`, normalized, and, when links lead elsewhere in the workspace, the path they lead to as
+    /// well; throws for an input that is absolute, outside the workspace, absent, inside `.git` or ignored by git, since a
+    /// step keyed on what git does not see would record a pass that no later change could undo.
+    static func checkedInputs(_ input: String, root: URL, repository: GitRepository) throws -> [String] {
+        let fix = "--input takes a file or folder git tracks inside the workspace, relative to its root (like --input Packages/Business/Cart)."
         guard !input.isEmpty, !input.hasPrefix("/") else {
             throw ToolError("--input '\(input)' is \(input.isEmpty ? "empty" : "an absolute path"): \(fix)", status: .usage)
         }
-        let base = root.standardizedFileURL.resolvingSymlinksInPath().path
+        let lexicalRoot = root.standardizedFileURL.path
+        let realRoot = root.standardizedFileURL.resolvingSymlinksInPath().path
         let url = root.appendingPathComponent(input).standardizedFileURL
         let resolved = url.resolvingSymlinksInPath().path
-        guard url.path == root.standardizedFileURL.path || url.path.hasPrefix(root.standardizedFileURL.path + "/"),
-            resolved == base || resolved.hasPrefix(base + "/")
-        else {
+        guard url.path == lexicalRoot || url.path.hasPrefix(lexicalRoot + "/"), resolved == realRoot || resolved.hasPrefix(realRoot + "/") else {
             throw ToolError("--input '\(input)' is outside the workspace \(root.path): \(fix)", status: .usage)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ToolError("--input '\(input)' does not exist in the workspace \(root.path): check its spelling; \(fix)", status: .usage)
         }
-        let relative = String(url.path.dropFirst(root.standardizedFileURL.path.count)).drop { $0 == "/" }
-        return relative.isEmpty ? "." : String(relative)
+        let relative = String(url.path.dropFirst(lexicalRoot.count)).drop { $0 == "/" }
+        let target = String(resolved.dropFirst(realRoot.count)).drop { $0 == "/" }
+        for path in Set([String(relative), String(target)]) where !path.isEmpty {
+            if path == ".git" || path.hasPrefix(".git/") {
+                throw ToolError("--input '\(input)' is inside .git, which is git's own store, not the workspace's content: \(fix)", status: .usage)
+            }
+            let repositoryPath = repository.relativePath(of: root.appendingPathComponent(path)) ?? path
+            if try repository.isIgnored(repositoryPath + (FileStatus.isFolder(root.appendingPathComponent(path)) ? "/" : "")) {
+                throw ToolError("--input '\(input)' is ignored by git, so its changes are not seen and the step would stay cached: \(fix)", status: .usage)
+            }
+        }
+        return Array(Set([relative.isEmpty ? "." : String(relative), target.isEmpty ? "." : String(target)])).sorted()
     }
 
     /// `packages` and every package they depend on by path, relative to `root`; throws for one outside it.
     static func packageFolders(_ packages: [String], root: URL) throws -> [String] {
         var seen = Set<String>()
         var queue = packages.map(normalized)
+        let base = root.standardizedFileURL.path
+        for package in queue where package.hasPrefix("/") || !root.appendingPathComponent(package).standardizedFileURL.path.hasPrefix(base + "/") {
+            throw ToolError(
+                "--package '\(package)' is \(package.hasPrefix("/") ? "an absolute path" : "outside the workspace"): --package takes a package "
+                    + "folder inside the workspace, relative to its root (name one outside with --input instead, once it is in the repository).",
+                status: .usage)
+        }
         while let package = queue.popLast() {
             guard seen.insert(package).inserted else { continue }
             let folder = root.appendingPathComponent(package)
@@ -114,7 +131,6 @@ public enum StepService {
             for dependency in try ManifestReader.read(Array(bytes)).dependencies {
                 guard let path = dependency.path else { continue }
                 let resolved = folder.appendingPathComponent(path).standardizedFileURL.path
-                let base = root.standardizedFileURL.path
                 guard resolved.hasPrefix(base + "/") else {
                     throw ToolError("'\(package)' depends on '\(path)', outside the workspace: name it with --input instead.", status: .usage)
                 }

@@ -81,12 +81,19 @@ public final class GitRepository {
         workdir = URL(fileURLWithPath: String(cString: path)).standardizedFileURL
     }
 
-    /// The working tree of the git repository that holds `folder` (or the nearest existing folder above it), if any.
+    /// The working tree of the git repository that holds `folder` (or the nearest existing folder above it), if any:
+    /// the nearest folder upwards with a `.git` entry (a folder, or the file of a worktree or submodule), whoever owns it.
     public static func workTree(containing folder: URL) -> URL? {
         var current = folder.standardizedFileURL.resolvingSymlinksInPath()
         while !FileManager.default.fileExists(atPath: current.path), current.path != "/" { current = current.deletingLastPathComponent() }
-        guard let repository = try? GitRepository(containing: current) else { return nil }
-        return repository.workdir
+        while true {
+            if current.lastPathComponent == ".git" || FileStatus.exists(current.appendingPathComponent(".git")) {
+                return current.lastPathComponent == ".git" ? current.deletingLastPathComponent() : current
+            }
+            let parent = current.deletingLastPathComponent()
+            guard parent.path != current.path else { return nil }
+            current = parent
+        }
     }
 
     /// The nearest folder upwards holding `.git` when its owner is not the current user.

@@ -148,8 +148,8 @@ public enum PinService {
             changes.append(
                 foreign.isEmpty
                     ? "point Package.swift at the pinned checkouts"
-                    : "drop from Package.swift's generated block the lines componentctl did not write (move them outside the block "
-                        + "to keep them): " + foreign.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+                    : "rewrite or drop the lines of Package.swift's generated block that componentctl did not write (keep your own "
+                        + "lines outside the block): " + foreign.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
             transaction.write(manifest, regenerated)
         }
         // The CI workflow, once a team has one: its generated jobs follow the apps of components.yaml.

@@ -113,7 +113,7 @@ public enum ReleaseService {
 
     /// What `versions` and `status` say of a component with no release tag in this clone.
     static func noReleaseText(_ component: Component, _ context: VersionedWorkspace) -> String {
-        let recorded = component.version.map { " components.yaml records version \($0), but that is only the number a first release would follow;" } ?? ""
+        let recorded = component.version.map { " components.yaml records version \($0), but that is only the number a first release would follow." } ?? ""
         return "'\(component.name)' has no release in this clone (no tag \(component.name)@<version>).\(recorded) "
             + "Make one with 'componentctl release \(component.name) <version>'. \(context.fetchTagsAdvice)\n"
     }

@@ -6,52 +6,73 @@ public enum RootManifest {
     /// The block's last line.
     public static let end = "// END componentctl: components"
 
-    /// `text` with every `.package(path:)` in the block pointing where the pins say, written as componentctl writes
-    /// it, and every other line of code in the block dropped (``foreignLines(in:workspace:)``); throws without the block.
+    /// `text` with the block as componentctl writes it (``canonical(_:index:checkouts:)``), each `.package(path:)`
+    /// pointing where the pins say; throws without the block.
     public static func regenerate(_ text: String, workspace: Workspace, checkouts: [String: String]) throws -> String {
         let index = ComponentPaths(workspace)
         let regenerated = GeneratedBlock.manifest.rewriting(text) { block in
-            let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             // The first and last pieces are the rest of the marker lines.
-            return lines.enumerated().compactMap { number, line in
-                number == 0 || number == lines.count - 1 ? String(line) : rewrite(String(line), index: index, checkouts: checkouts)
-            }.joined(separator: "\n")
+            guard lines.count > 1 else { return block }
+            let body = canonical(Array(lines.dropFirst().dropLast()), index: index, checkouts: checkouts).lines
+            return ([lines[0]] + body + [lines[lines.count - 1]]).joined(separator: "\n")
         }
         guard let regenerated else {
             throw ToolError(
-                "Package.swift \(GeneratedBlock.manifest.absence(in: text)); the lines from '\(begin)' to '\(end)' hold the component "
-                    + "packages componentctl writes: put them back around them.", status: .usage)
+                "Package.swift \(GeneratedBlock.manifest.absence(in: text)). The two marker lines enclose the component packages "
+                    + "componentctl writes: restore the missing one (git diff Package.swift shows it).", status: .usage)
         }
         return regenerated
     }
 
-    /// The lines of the block componentctl did not write and `sync` drops: code other than the list of component
-    /// packages, and packages that are no component of components.yaml.
+    /// The lines of the block componentctl did not write as they are, which `sync` rewrites or drops.
     public static func foreignLines(in text: String, workspace: Workspace) -> [String] {
         guard let range = GeneratedBlock.manifest.contents(in: text) else { return [] }
-        let index = ComponentPaths(workspace)
-        let lines = text[range].split(separator: "\n", omittingEmptySubsequences: false).dropFirst().dropLast()
-        return lines.map(String.init).filter { rewrite($0, index: index, checkouts: [:]) == nil }
+        let lines = text[range].split(separator: "\n", omittingEmptySubsequences: false).dropFirst().dropLast().map(String.init)
+        return canonical(lines, index: ComponentPaths(workspace), checkouts: nil).foreign
     }
 
-    /// The line as componentctl writes it, or nil for a line that is not its own.
-    private static func rewrite(_ line: String, index: ComponentPaths, checkouts: [String: String]) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed == "]" { return line }
-        if let name = ["Package", "Target"].lazy.compactMap({ trimmed.removingAffixes("let ", ": [\($0).Dependency] = [") }).first,
-            !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-        {
-            return line
+    /// The block's lines as componentctl writes them: comments, blank lines and the lists' brackets as they are; each
+    /// component package or product once, written the one way componentctl writes it (with `checkouts`, pointing at the
+    /// pinned ones); anything else dropped. `foreign` lists the lines that were not so already.
+    static func canonical(_ lines: [String], index: ComponentPaths, checkouts: [String: String]?) -> (lines: [String], foreign: [String]) {
+        var kept: [String] = []
+        var foreign: [String] = []
+        var seen = Set<String>()
+        for line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let written: String?
+            if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed == "]" || isListDeclaration(trimmed) {
+                written = line
+            } else if let path = trimmed.value(after: ".package(path: \""), let component = index.component(at: path) {
+                written = "    .package(path: \(swiftString(checkouts?[component.name] ?? path))),"
+                guard seen.insert("package \(component.name)").inserted else {
+                    foreign.append(line)
+                    continue
+                }
+            } else if let name = trimmed.value(after: ".product(name: \""), let rest = trimmed.range(of: "\", package: \""),
+                let package = trimmed[rest.upperBound...].split(separator: "\"").first.map(String.init), index.isComponentFolder(package)
+            {
+                written = "    .product(name: \(swiftString(name)), package: \(swiftString(package))),"
+                guard seen.insert("product \(name) \(package)").inserted else {
+                    foreign.append(line)
+                    continue
+                }
+            } else {
+                written = nil
+            }
+            if let written { kept.append(written) }
+            if written != line { foreign.append(line) }
         }
-        if let product = trimmed.removingAffixes(".product(name: \"", "\"),"), let separator = product.range(of: "\", package: \""),
-            index.isComponentFolder(String(product[separator.upperBound...]))
-        {
-            return line
+        return (kept, foreign)
+    }
+
+    /// Whether `line` opens one of the block's lists: `let NAME: [Package.Dependency] = [` (or `[Target.Dependency]`).
+    private static func isListDeclaration(_ line: String) -> Bool {
+        ["Package", "Target"].contains { kind in
+            guard let name = line.removingAffixes("let ", ": [\(kind).Dependency] = [") else { return false }
+            return !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         }
-        guard let path = trimmed.removingAffixes(".package(path: \"", "\"),"), !path.contains("\""), let component = index.component(at: path) else {
-            return nil
-        }
-        return "    .package(path: \(swiftString(checkouts[component.name] ?? component.path))),"
     }
 }
 
@@ -79,6 +100,14 @@ struct ComponentPaths {
 }
 
 extension String {
+    /// The quoted value right after `prefix` when the text starts with it (`.package(path: "X"` gives X).
+    fileprivate func value(after prefix: String) -> String? {
+        guard hasPrefix(prefix) else { return nil }
+        let rest = dropFirst(prefix.count)
+        guard let quote = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<quote])
+    }
+
     /// The text between `prefix` and `suffix` when it starts and ends with them.
     fileprivate func removingAffixes(_ prefix: String, _ suffix: String) -> String? {
         guard hasPrefix(prefix), hasSuffix(suffix), count >= prefix.count + suffix.count else { return nil }

@@ -34,7 +34,10 @@ public enum FeedPublisher {
             let release = FeedIndex.Release(version: manifest.version, archive: relative, size: data.count, sha256: Digest.sha256(data), manifest: manifest)
             if let published = index.release(manifest.id, manifest.version) {
                 guard published.sha256 != release.sha256 else {
-                    lines.append("\(manifest.id) \(manifest.version) is already in the feed; nothing changed.")
+                    // Named twice on this command line: published once.
+                    if !added.contains(where: { $0.relative == relative }) {
+                        lines.append("\(manifest.id) \(manifest.version) is already in the feed; nothing changed.")
+                    }
                     continue
                 }
                 let earlier = added.contains { $0.relative == relative } ? "another archive named on this command line" : "the feed"

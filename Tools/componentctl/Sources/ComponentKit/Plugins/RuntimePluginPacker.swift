@@ -56,7 +56,7 @@ public enum RuntimePluginPacker {
             let swift = try Toolchain.current()
             report("Building \(product) of \(plan.release.tag) (release)...\n")
             let build = try ProcessRunner.run(
-                swift.executable, ["swift", "build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
+                swift.executable, ["build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
             guard build.status == 0 else {
                 // The build's folder is gone when this is read: its paths are given as the component's, at the tag.
                 let log = (build.text + build.errorText).replacingOccurrences(of: checkout.path, with: component.path)
@@ -128,20 +128,20 @@ public enum RuntimePluginPacker {
     }
 }
 
-/// The Swift toolchain on the PATH: its `swift`, version and runtime library.
+/// The Swift toolchain builds use (`COMPONENTCTL_SWIFT`, else the `swift` on the PATH): its `swift`, version and runtime library.
 struct Toolchain {
     var executable: URL
     var version: String
     var runtimeDigest: String
 
     static func current() throws -> Toolchain {
-        let env = URL(fileURLWithPath: "/usr/bin/env")
-        let versionOutput = try ProcessRunner.run(env, ["swift", "--version"])
+        let swift = URL(fileURLWithPath: BuildPlanner.swiftExecutable(environment: ProcessInfo.processInfo.environment))
+        let versionOutput = try ProcessRunner.run(swift, ["--version"])
         guard versionOutput.status == 0,
             let line = (versionOutput.text + versionOutput.errorText).split(separator: "\n").first(where: { $0.contains("Swift version") })
         else { throw ToolError("'swift --version' failed; put the Swift toolchain on the PATH.", status: .environment) }
         let version = line.components(separatedBy: "Swift version ").last?.split(separator: " ").first.map(String.init) ?? String(line)
-        let info = try ProcessRunner.run(env, ["swift", "-print-target-info"])
+        let info = try ProcessRunner.run(swift, ["-print-target-info"])
         struct TargetInfo: Decodable {
             struct Paths: Decodable { var runtimeLibraryPaths: [String] }
             var paths: Paths
@@ -155,7 +155,7 @@ struct Toolchain {
             throw ToolError(
                 "Cannot find the toolchain's libswiftCore.so ('swift -print-target-info' names no runtime library path holding it).", status: .environment)
         }
-        return Toolchain(executable: env, version: version, runtimeDigest: try RuntimeIdentity.of(library: core))
+        return Toolchain(executable: swift, version: version, runtimeDigest: try RuntimeIdentity.of(library: core))
     }
 }
 

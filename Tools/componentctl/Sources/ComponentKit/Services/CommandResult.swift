@@ -12,6 +12,21 @@ public enum ExitStatus: Int32, Sendable {
     case environment = 3
     /// A build or test failed.
     case buildFailed = 4
+    /// Stopped by a hangup (SIGHUP), as a shell reports it: 128 + the signal's number.
+    case hungUp = 129
+    /// Stopped by an interrupt (SIGINT, Ctrl-C).
+    case interrupted = 130
+    /// Stopped by a request to terminate (SIGTERM, a CI runner cancelling).
+    case terminated = 143
+
+    /// The status of a command that `signal` stopped.
+    static func stopped(_ signal: Int32) -> ExitStatus {
+        switch signal {
+        case SIGHUP: .hungUp
+        case SIGINT: .interrupted
+        default: .terminated
+        }
+    }
 
     /// The status an error ends the command with: its own when it is a ``ComponentctlError``, else an environment error.
     public init(of error: any Error) {

@@ -127,7 +127,7 @@ public enum RemoveService {
         var files: [String] = []
         for component in removed {
             files += try context.repository.changedFiles(under: prefix + component.path, ignored: true).filter { path in
-                try !isMadeBySwiftPM(path, repository: context.repository)
+                try !isMadeBySwiftPM(path, in: prefix + component.path, repository: context.repository)
             }
         }
         guard files.isEmpty else {
@@ -138,14 +138,15 @@ public enum RemoveService {
         }
     }
 
-    /// Whether `path` is something SwiftPM writes and writes again: `.build/`, `.swiftpm/`, or a `Package.resolved`
-    /// that git does not track. A folder merely named like them (`.build-notes/`) is the user's.
-    static func isMadeBySwiftPM(_ path: String, repository: GitRepository) throws -> Bool {
-        let segments = path.split(separator: "/")
-        if segments.contains(where: { $0 == ".build" || $0 == ".swiftpm" }) {
-            return true
-        }
-        guard segments.last == "Package.resolved" else { return false }
+    /// Whether `path` is something SwiftPM writes and writes again at the top of the package folder `package`:
+    /// `.build/`, `.swiftpm/`, or a `Package.resolved` that git does not track. A folder merely named like them
+    /// (`.build-notes/`, or a `.build/` deeper in the sources) is the user's.
+    static func isMadeBySwiftPM(_ path: String, in package: String, repository: GitRepository) throws -> Bool {
+        guard path.hasPrefix(package + "/") else { return false }
+        let inside = path.dropFirst(package.count + 1)
+        let first = inside.split(separator: "/").first.map(String.init) ?? ""
+        if first == ".build" || first == ".swiftpm" { return true }
+        guard inside == "Package.resolved" else { return false }
         return try repository.isUntracked(path)
     }
 }

@@ -34,6 +34,11 @@ extension FileStatus {
     public static func createFolder(_ url: URL, purpose: String) throws {
         var ancestor = url.standardizedFileURL
         while ancestor.path != "/" {
+            if !FileManager.default.fileExists(atPath: ancestor.path), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: ancestor.path) {
+                throw ToolError(
+                    "Cannot make the folder \(url.path) for \(purpose): \(ancestor.path) is a link to \(target), which does not exist. "
+                        + "Create that folder, or choose another place.", status: .usage)
+            }
             var status = stat()
             if stat(ancestor.path, &status) == 0 {
                 guard (status.st_mode & S_IFMT) == S_IFDIR else {
