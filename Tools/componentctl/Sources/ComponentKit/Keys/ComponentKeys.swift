@@ -90,7 +90,7 @@ public struct ComponentKeys {
         analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         trees = try WorkingTrees(context.repository)
         inputs = try BuildInputs(context)
-        lock = try PackageLock.read(context.workspace.root.appendingPathComponent(context.workspace.lock))
+        lock = try Self.trackedLock(context)
     }
 
     /// The key of the component `name`.
@@ -206,6 +206,14 @@ public struct ComponentKeys {
             let tree = try context.repository.tree(of: tag.commit, path: context.repositoryPath(of: component))
         else { return "unreleased" }
         return tree.hex
+    }
+
+    /// The workspace's lock when git tracks it: one a clone does not have (SwiftPM writes it anew in every build folder,
+    /// and git often ignores it) governs no build but this machine's, so keys follow the requirements instead.
+    static func trackedLock(_ context: VersionedWorkspace) throws -> PackageLock? {
+        let url = context.workspace.root.appendingPathComponent(context.workspace.lock)
+        guard FileStatus.exists(url), try !context.repository.isUntracked(context.repositoryPath(context.workspace.lock)) else { return nil }
+        return try PackageLock.read(url)
     }
 
     /// A digest of every file and link under `folder`, by relative path: what an ignored folder holds now.
