@@ -116,7 +116,7 @@ import TestSupport
         try scratch.git("add", "-f", "Package.resolved")
         try scratch.commitAll("the lock")
         let explained = try tool(scratch, ["hash", "shelf", "--explain"])
-        #expect(explained.output.contains("package swift-log https://github.com/apple/swift-log.git resolved 1.5.0 150abc (Package.resolved)"))
+        #expect(explained.output.contains("resolved swift-log 1.5.0 150abc (Package.resolved)"), "\(explained.output)")
         #expect(!explained.output.contains("required by a range"), "a lock pins the version")
         let before = try key(scratch, "shelf")
         try scratch.write("Package.resolved", lock("1.6.0"))
@@ -162,6 +162,69 @@ import TestSupport
             #expect(refused.status == 2, "\(arguments)")
             #expect(refused.error.contains("which git does not track, so a clone would not have it"), "\(refused.error)")
         }
+    }
+
+    @Test func pathsAreReadInEverySpellingAndEveryManifestSwiftPMMayRead() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.replace(in: "components.yaml", "path: Packages/Foundation/Values", with: "path: ./Packages//Foundation/Values/")
+        try scratch.write("Shared.xcconfig", "A = 1\n")
+        try scratch.replace(in: "components.yaml", "  scheme: lib", with: "  inputs: [./Shared.xcconfig]\n  scheme: lib")
+        // A dependency only the version-specific manifest names.
+        try utilPackage("Vendor/A", scratch)
+        try scratch.write(
+            "Packages/Foundation/Values/Package@swift-6.0.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Values\", dependencies: [.package(path: \"../../../Vendor/A\")])\n"
+        )
+        try scratch.commitAsNewRepository()
+        #expect(try tool(scratch, ["hash", "values", "--explain"]).output.contains("path Vendor/A "))
+        let before = try key(scratch, "values")
+        try utilPackage("Vendor/A", scratch, value: 2)
+        try scratch.commitAll("Vendor/A changes")
+        #expect(try affected(scratch)["values"] == "changed")
+        #expect(try key(scratch, "values") != before)
+        try scratch.write("Shared.xcconfig", "A = 2\n")
+        try scratch.commitAll("a shared setting")
+        #expect(try affected(scratch)["values"] == "changed")
+
+        for bad in ["[.]", "[.git/HEAD]", "[]"] {
+            try scratch.replace(in: "components.yaml", "  inputs: [./Shared.xcconfig]", with: "  inputs: \(bad)")
+            let refused = try tool(scratch, ["affected", "--base", "HEAD~1"])
+            #expect(refused.status == 2, "\(bad): \(refused.error)")
+            try scratch.replace(in: "components.yaml", "  inputs: \(bad)", with: "  inputs: [./Shared.xcconfig]")
+        }
+    }
+
+    @Test func everyPinOfTheLockCountsForAComponentWithExternalPackages() throws {
+        let scratch = try Scratch.fixture()
+        try shelfDepends(on: "x", scratch)
+        try scratch.replace(
+            in: "Packages/Business/Shelf/Package.swift", ".package(path: \"x\"),",
+            with: ".package(url: \"https://github.com/Moya/Moya.git\", from: \"15.0.0\"),")
+        func lock(_ alamofire: String) -> String {
+            """
+            {"pins": [{"identity": "moya", "location": "https://github.com/Moya/Moya.git", "state": {"revision": "a", "version": "15.0.0"}},
+              {"identity": "alamofire", "location": "https://github.com/Alamofire/Alamofire.git", "state": {"revision": "b", "version": "\(alamofire)"}}],
+             "version": 2}
+            """
+        }
+        try scratch.write("Package.resolved", lock("5.8.0"))
+        try scratch.commitAsNewRepository()
+        try scratch.git("add", "-f", "Package.resolved")
+        try scratch.commitAll("the lock")
+        let before = try key(scratch, "shelf")
+        try scratch.write("Package.resolved", lock("5.9.0"))
+        try scratch.git("add", "-f", "Package.resolved")
+        try scratch.commitAll("Alamofire, which Moya depends on, moves")
+        #expect(try key(scratch, "shelf") != before)
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try affected(scratch)["reader"] == nil)
+    }
+
+    @Test func withoutDeclaredPathsTheAppIsWhatLiesOutsideTheComponents() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.write("App/Sources/App/main.swift", "print(\"changed\")\n")
+        try scratch.commitAll("the app changes")
+        #expect(try affected(scratch) == ["app": "changed"])
     }
 
     @Test func aChangeToAnAppsOwnPathAffectsTheAppAlone() throws {

@@ -289,6 +289,31 @@ public final class GitRepository {
         }
     }
 
+    /// The paths of the files that differ between the trees of `base` and `head` (added, removed, changed, renamed: both
+    /// names), compared by libgit2, which skips every folder whose tree id is the same.
+    public func changedFiles(between base: GitOID, and head: GitOID) throws -> [String] {
+        try withCommit(base) { baseCommit in
+            try withCommit(head) { headCommit in
+                var baseTree: OpaquePointer?, headTree: OpaquePointer?
+                try check(git_commit_tree(&baseTree, baseCommit), "read the tree of \(base.short)")
+                defer { git_tree_free(baseTree) }
+                try check(git_commit_tree(&headTree, headCommit), "read the tree of \(head.short)")
+                defer { git_tree_free(headTree) }
+                var diff: OpaquePointer?
+                try check(git_diff_tree_to_tree(&diff, pointer, baseTree, headTree, nil), "compare \(base.short) with \(head.short)")
+                defer { git_diff_free(diff) }
+                var files: [String] = []
+                for index in 0..<git_diff_num_deltas(diff) {
+                    guard let delta = git_diff_get_delta(diff, index) else { continue }
+                    for file in [delta.pointee.old_file, delta.pointee.new_file] where file.path != nil {
+                        if let path = file.path { files.append(String(cString: path)) }
+                    }
+                }
+                return Array(Set(files)).sorted()
+            }
+        }
+    }
+
     /// Runs `body` on the entry at `path` of `commit`'s tree; nil when there is no such entry.
     private func withEntry<T>(_ path: String, in commit: GitOID, _ body: (OpaquePointer?) throws -> T) throws -> T? {
         try withCommit(commit) { object in

@@ -54,7 +54,9 @@ struct BuildInputs {
     func resolve(_ component: Component, manifest: PackageManifest?) throws -> Found {
         var found = Found()
         let start = context.repositoryPath(of: component)
-        var pending = (manifest?.dependencies ?? []).compactMap(\.path).map { (written: $0, from: start, by: component.name) }
+        var pending = ((manifest?.dependencies ?? []).compactMap(\.path) + versionSpecificPaths(in: start)).map {
+            (written: $0, from: start, by: component.name)
+        }
         var seen = Set<String>()
         try followLinks(inside: start, by: component.name, into: &found)
         while let (written, from, by) = pending.popLast() {
@@ -72,8 +74,21 @@ struct BuildInputs {
             if let bytes = FileManager.default.contents(atPath: manifestURL.path), let read = try? ManifestReader.read(Array(bytes)) {
                 pending += read.dependencies.compactMap(\.path).map { ($0, real, by) }
             }
+            pending += versionSpecificPaths(in: real).map { ($0, real, by) }
         }
         return found
+    }
+
+    /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
+    /// SwiftPM reads one of them instead of Package.swift, so each may add inputs.
+    private func versionSpecificPaths(in folder: String) -> [String] {
+        let url = context.repository.workdir.appendingPathComponent(folder)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }
+        return names.sorted().flatMap { name -> [String] in
+            guard let bytes = FileManager.default.contents(atPath: url.appendingPathComponent(name).path), let read = try? ManifestReader.read(Array(bytes))
+            else { return [] }
+            return read.dependencies.compactMap(\.path)
+        }
     }
 
     /// Adds where the tracked links inside the package folder `folder` lead, when that is outside it: SwiftPM reads a
@@ -93,7 +108,10 @@ struct BuildInputs {
         let outside = ToolError(
             "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
                 + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
-        var remaining = try lexical((from.isEmpty ? "" : from + "/") + written, outside: outside)
+        let workdir = context.repository.workdir.path
+        guard !written.hasPrefix("/") || written.hasPrefix(workdir + "/") else { throw outside }
+        let start = written.hasPrefix("/") ? String(written.dropFirst(workdir.count + 1)) : (from.isEmpty ? "" : from + "/") + written
+        var remaining = try lexical(start, outside: outside)
         var current: [String] = []
         var links: [String] = []
         var hops = 0
@@ -117,6 +135,9 @@ struct BuildInputs {
             let relative = absolute ? String(target.dropFirst(context.repository.workdir.path.count + 1)) : base
             remaining = try lexical(relative, outside: outside) + remaining
             current = []
+        }
+        guard current.first != ".git" else {
+            throw ToolError("'\(component)' depends on \(written), which leads into .git, git's own store: correct the path.", status: .usage)
         }
         return (current.joined(separator: "/"), links)
     }
@@ -143,6 +164,14 @@ struct BuildInputs {
             return .generated(folder: folder, from: from)
         }
         let url = context.repository.workdir.appendingPathComponent(real)
+        guard !real.isEmpty else {
+            throw ToolError(
+                "'\(component)' depends on the package at \(written), which is the repository's root: make the root's package a component, "
+                    + "or depend on a package folder.", status: .usage)
+        }
+        if FileStatus.isRegularFile(url) {
+            throw ToolError("'\(component)' depends on \(written) (\(real)), which is a file, not a package folder: correct the path.", status: .usage)
+        }
         guard FileStatus.isFolder(url) else {
             throw ToolError(
                 "'\(component)' depends on the package at \(written) (\(real)), which does not exist. Correct the path, or declare the folder "

@@ -118,14 +118,15 @@ public struct ComponentKeys {
             uncommitted = uncommitted || key.uncommitted
         }
         var inexact: [String] = []
-        for dependency in (package?.manifest?.dependencies ?? []).filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity }) {
+        let external = (package?.manifest?.dependencies ?? []).filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity })
+        for dependency in external {
             let requirement = dependency.requirement ?? "(requirement not read)"
-            if let pin = lock?.pins[dependency.identity] {
-                recipe.append("package \(dependency.identity) \(dependency.url ?? "") resolved \(pin) (\(context.workspace.lock))")
-            } else {
-                recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(requirement)")
-                if !dependency.isExact { inexact.append(dependency.identity) }
-            }
+            recipe.append("package \(dependency.identity) \(dependency.url ?? "") \(requirement)")
+            if lock?.pins[dependency.identity] == nil && !dependency.isExact { inexact.append(dependency.identity) }
+        }
+        // The packages it names depend on others the lock pins too: without resolving the graph, every pin counts.
+        if let lock, !external.isEmpty {
+            recipe += lock.pins.sorted { $0.key < $1.key }.map { "resolved \($0.key) \($0.value) (\(context.workspace.lock))" }
         }
         var warnings: [String] = []
         for (path, source) in found.packages.sorted(by: { $0.key < $1.key }) {
@@ -180,11 +181,16 @@ public struct ComponentKeys {
         let root = context.repositoryPath("")
         let folders = workspace.components.map(context.repositoryPath(of:))
         let name = app.map { "app \($0.name)" } ?? "app (integrated)"
-        var recipe = [
-            "componentctl app key 1", name + (app.map { " product \($0.product)" } ?? ""),
-            "workspace \(try trees.treeID(of: root, leavingOut: folders)?.hex ?? "none")",
-        ]
-        var uncommitted = trees.isDirty(root, leavingOut: folders)
+        var recipe = ["componentctl app key 1", name + (app.map { " product \($0.product)" } ?? "")]
+        var uncommitted: Bool
+        if let paths = app?.paths.map(context.repositoryPath), !paths.isEmpty {
+            // The app's own files, as components.yaml declares them: what `affected` compares too.
+            recipe += try paths.map { "path \($0) \(try trees.objectID(of: $0)?.hex ?? "none")" }
+            uncommitted = paths.contains { trees.isDirty($0) }
+        } else {
+            recipe.append("workspace \(try trees.treeID(of: root, leavingOut: folders)?.hex ?? "none")")
+            uncommitted = trees.isDirty(root, leavingOut: folders)
+        }
         var inexact: [String] = []
         for component in linked.sorted() {
             let key = try key(of: component)
@@ -212,7 +218,13 @@ public struct ComponentKeys {
     /// and git often ignores it) governs no build but this machine's, so keys follow the requirements instead.
     static func trackedLock(_ context: VersionedWorkspace) throws -> PackageLock? {
         let url = context.workspace.root.appendingPathComponent(context.workspace.lock)
-        guard FileStatus.exists(url), try !context.repository.isUntracked(context.repositoryPath(context.workspace.lock)) else { return nil }
+        guard FileStatus.isRegularFile(url) else {
+            guard !FileStatus.exists(url) else {
+                throw ToolError("workspace.lock '\(context.workspace.lock)' is no file: name the Package.resolved that governs the builds.", status: .usage)
+            }
+            return nil
+        }
+        guard try !context.repository.isUntracked(context.repositoryPath(context.workspace.lock)) else { return nil }
         return try PackageLock.read(url)
     }
 

@@ -66,15 +66,24 @@ public enum AffectedService {
         var changed = Set(
             workspace.components.filter { component in
                 guard paths[component.name]?.isDisjoint(with: changedPaths) == true else { return true }
-                let identities = (analysis.packages[component.name]?.manifest?.dependencies ?? []).filter { $0.url != nil }.map(\.identity)
-                return identities.contains { locks[0]?.pins[$0] != locks[1]?.pins[$0] }
+                // As in the keys: a component with external packages reads every pin (theirs depend on others).
+                let external = (analysis.packages[component.name]?.manifest?.dependencies ?? []).contains { $0.url != nil }
+                return external && locks[0] != locks[1]
             }.map(\.name))
         var appChanged = !changedPaths.isDisjoint(with: appPaths)
+        // Without declared paths, the app is everything outside the component folders, as its key is.
+        let folders = workspace.components.map(context.repositoryPath(of:))
+        let outsideComponents = { (file: String) in
+            file.hasPrefix(context.prefix.isEmpty ? "" : context.prefix + "/") && !folders.contains { file == $0 || file.hasPrefix($0 + "/") }
+        }
+        if appPaths.isEmpty {
+            appChanged = try repository.changedFiles(between: baseCommit, and: headCommit).contains(where: outsideComponents)
+        }
         if uncommitted {
             for file in try repository.changedFiles(under: context.prefix) {
                 let under = { (path: String) in file == path || file.hasPrefix(path + "/") }
                 for component in workspace.components where paths[component.name]?.contains(where: under) == true { changed.insert(component.name) }
-                if appPaths.contains(where: under) { appChanged = true }
+                if appPaths.isEmpty ? outsideComponents(file) : appPaths.contains(where: under) { appChanged = true }
             }
         }
         let dependents = DependencyGraph(nodes: workspace.components.map(\.name), successors: successors).dependents(of: changed)

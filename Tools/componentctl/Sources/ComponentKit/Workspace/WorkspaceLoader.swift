@@ -139,9 +139,9 @@ struct SchemaReader {
         if let node = top["generated"], let folders = mapping(node, "generated", keys: nil) {
             for (folder, value) in folders.scalarEntries {
                 guard let from = inputPaths(value, "generated.\(folder.value)"),
-                    inputPaths(.sequence([.scalar(folder)], start: folder.start, flow: true), "generated", mustExist: false) != nil
+                    let path = inputPaths(.sequence([.scalar(folder)], start: folder.start, flow: true), "generated", mustExist: false)?.first
                 else { continue }
-                workspace.generated[folder.value.hasSuffix("/") ? String(folder.value.dropLast()) : folder.value] = from
+                workspace.generated[path] = from
             }
         }
         return workspace
@@ -152,10 +152,12 @@ struct SchemaReader {
         let allowed: Set<String> = ["path", "layer", "kind", "interface", "extends", "runtime", "version", "pin"]
         guard let map = mapping(node, "component '\(name)'", keys: allowed) else { return nil }
         guard let pathNode = map["path"] ?? missing("path", at: key.start, example: "path: Packages/Business/\(name)"),
-            let path = string(pathNode, "\(name).path"),
+            let written = string(pathNode, "\(name).path"),
             let layerNode = map["layer"] ?? missing("layer", at: key.start, example: "layer: \(layers[0])"),
             let layer = string(layerNode, "\(name).layer")
         else { return nil }
+        // One spelling per folder (`./A//B/` is `A/B`): paths are compared as text, with git's and with each other.
+        let path = written.hasPrefix("/") ? written : written.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
         if !layers.contains(layer) {
             let suggestion = Suggestion.closest(to: layer, in: layers).map { "use '\($0)'" } ?? "use one of \(layers.joined(separator: ", "))"
             error(at: layerNode.start, "unknown layer '\(layer)' for component '\(name)'", fix: suggestion)
@@ -344,22 +346,28 @@ struct SchemaReader {
         return values.count == items.count ? values : nil
     }
 
-    /// A list of paths relative to the root, without `..`, each of which exists (unless `mustExist` is false); nil after
-    /// reporting what is wrong.
+    /// A list of paths relative to the root, normalized (no `.`, no empty or trailing `/`), without `..`, outside `.git`,
+    /// each of which exists (unless `mustExist` is false); nil after reporting what is wrong.
     mutating func inputPaths(_ node: YAMLNode, _ what: String, mustExist: Bool = true) -> [String]? {
         guard let paths = stringList(node, what) else { return nil }
         var valid: [String] = []
+        if paths.isEmpty { error(at: node.start, "\(what) is empty", fix: "list at least one path, or remove the entry") }
         for (path, item) in zip(paths, node.sequenceItems) {
-            let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-            if trimmed.isEmpty || trimmed.hasPrefix("/") || trimmed.split(separator: "/").contains("..") {
+            let parts = path.split(separator: "/").filter { $0 != "." }
+            let normalized = parts.joined(separator: "/")
+            if path.hasPrefix("/") || parts.contains("..") {
                 error(at: item.start, "\(what) '\(path)' is not inside the workspace", fix: "use a path relative to the workspace root, without '..'")
-            } else if mustExist && checksFolders && !FileStatus.exists(root.appendingPathComponent(trimmed)) {
+            } else if normalized.isEmpty {
+                error(at: item.start, "\(what) '\(path)' names the whole workspace", fix: "name the files or folders themselves")
+            } else if parts.first == ".git" {
+                error(at: item.start, "\(what) '\(path)' is inside .git, git's own store", fix: "name files of the workspace")
+            } else if mustExist && checksFolders && !FileStatus.exists(root.appendingPathComponent(normalized)) {
                 error(at: item.start, "\(what) '\(path)' does not exist", fix: "correct the path, or create what it names")
             } else {
-                valid.append(trimmed)
+                valid.append(normalized)
             }
         }
-        return valid.count == paths.count ? valid : nil
+        return valid.count == paths.count && !paths.isEmpty ? valid : nil
     }
 
     private mutating func versionString(_ node: YAMLNode, _ what: String) -> String? {
