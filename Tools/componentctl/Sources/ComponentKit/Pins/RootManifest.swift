@@ -45,7 +45,8 @@ public enum RootManifest {
             if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed == "]" || isListDeclaration(trimmed) {
                 written = line
             } else if let path = trimmed.value(after: ".package(path: \""), let component = index.component(at: path) {
-                written = "    .package(path: \(swiftString(checkouts?[component.name] ?? path))),"
+                // Regenerating, the pins decide where it points; checking, a line pointing at a pin is as componentctl wrote it.
+                written = "    .package(path: \(swiftString(checkouts.map { $0[component.name] ?? component.path } ?? path))),"
                 guard seen.insert("package \(component.name)").inserted else {
                     foreign.append(line)
                     continue
