@@ -22,7 +22,7 @@ let package = Package(
             name: "componentctl",
             dependencies: ["ComponentKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "TestSupport", dependencies: ["ComponentKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ComponentKit", "PluginFeed"], path: "Tests/TestSupport"),
         .testTarget(name: "ComponentKitTests", dependencies: ["ComponentKit", "TestSupport", "PluginFeed"]),
         .testTarget(name: "componentctlTests", dependencies: ["componentctl", "TestSupport", "PluginFeed"]),
     ]

@@ -91,16 +91,8 @@ import TestSupport
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("publisher-\(UUID().uuidString)")
 
     private func archive(_ version: String, library: String = "library", signer: PluginSigningKey? = nil) throws -> URL {
-        let bytes = Data(library.utf8)
-        let manifest = PluginManifest(
-            id: "badge", version: version, entry: "badge_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(bytes), size: bytes.count,
-            contributions: [.init(point: "shelf-interface/badges", plugin: "badge")], routes: [], hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
-            swiftRuntime: "x")
-        let data = try manifest.encoded()
         let url = folder.appendingPathComponent("archives/badge-\(version)-\(UUID().uuidString).tar")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try PluginArchive(files: [PluginArchive.manifestName: data, PluginArchive.signatureName: try (signer ?? key).sign(data), "libBadge.so": bytes])
-            .encoded().write(to: url)
+        try PluginArchiveFixture.write(version: version, library: Data(library.utf8), signer: signer ?? key, to: url)
         return url
     }
 

@@ -42,17 +42,10 @@ import TestSupport
     }
 
     private func archive(_ version: String, key: URL) throws -> URL {
-        let signing = try PluginSigningKey(fileContents: try String(contentsOf: key, encoding: .utf8))
-        let bytes = Data(repeating: UInt8(version.count), count: 200_000)
-        let manifest = PluginManifest(
-            id: "badge", version: version, entry: "badge_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(bytes), size: bytes.count,
-            contributions: [.init(point: "shelf-interface/badges", plugin: "badge")], routes: [], hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
-            swiftRuntime: "x")
-        let data = try manifest.encoded()
         let url = folder.appendingPathComponent("archives/badge-\(version).tar")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try PluginArchive(files: [PluginArchive.manifestName: data, PluginArchive.signatureName: try signing.sign(data), "libBadge.so": bytes])
-            .encoded().write(to: url)
+        try PluginArchiveFixture.write(
+            version: version, library: Data(repeating: UInt8(version.count), count: 200_000),
+            signer: try PluginSigningKey(fileContents: try String(contentsOf: key, encoding: .utf8)), to: url)
         return url
     }
 

@@ -319,15 +319,8 @@ import TestSupport
     }
 
     private func archive(_ version: String, key: PluginSigningKey) throws -> URL {
-        let bytes = Data("library".utf8)
-        let manifest = PluginManifest(
-            id: "badge", version: version, entry: "badge_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(bytes), size: bytes.count,
-            contributions: [.init(point: "shelf-interface/badges", plugin: "badge")], routes: [], hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
-            swiftRuntime: "x")
-        let data = try manifest.encoded()
         let url = outside.appendingPathComponent("badge-\(version).tar")
-        try PluginArchive(files: [PluginArchive.manifestName: data, PluginArchive.signatureName: try key.sign(data), "libBadge.so": bytes])
-            .encoded().write(to: url)
+        try PluginArchiveFixture.write(version: version, library: Data("library".utf8), signer: key, to: url)
         return url
     }
 }

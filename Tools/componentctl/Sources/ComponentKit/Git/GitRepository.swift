@@ -268,30 +268,38 @@ public final class GitRepository {
     /// Compares tree ids folder by folder from the top, remembering each: when `Packages/Business` is
     /// the same tree in both commits, nothing below it is looked at again.
     public func changedPaths(_ paths: [String], between base: GitOID, and head: GitOID) throws -> Set<String> {
-        try withCommit(base) { baseCommit in
-            try withCommit(head) { headCommit in
-                var baseTree: OpaquePointer?, headTree: OpaquePointer?
-                try check(git_commit_tree(&baseTree, baseCommit), "read the tree of \(base.short)")
-                defer { git_tree_free(baseTree) }
-                try check(git_commit_tree(&headTree, headCommit), "read the tree of \(head.short)")
-                defer { git_tree_free(headTree) }
-                var same: [String: Bool] = [:]
-                let id = { (entry: OpaquePointer?) in git_tree_entry_id(entry).map { GitOID($0.pointee) } }
-                func isSame(_ path: String) throws -> Bool {
-                    if let known = same[path] { return known }
-                    let parent = (path as NSString).deletingLastPathComponent
-                    let result = try (!parent.isEmpty && isSame(parent)) || withEntry(path, in: baseTree, id) == withEntry(path, in: headTree, id)
-                    same[path] = result
-                    return result
-                }
-                return Set(try paths.filter { try !isSame($0) })
+        try withTrees(base, head) { baseTree, headTree in
+            var same: [String: Bool] = [:]
+            let id = { (entry: OpaquePointer?) in git_tree_entry_id(entry).map { GitOID($0.pointee) } }
+            func isSame(_ path: String) throws -> Bool {
+                if let known = same[path] { return known }
+                let parent = (path as NSString).deletingLastPathComponent
+                let result = try (!parent.isEmpty && isSame(parent)) || withEntry(path, in: baseTree, id) == withEntry(path, in: headTree, id)
+                same[path] = result
+                return result
             }
+            return Set(try paths.filter { try !isSame($0) })
         }
     }
 
     /// The paths of the files that differ between the trees of `base` and `head` (added, removed, changed, renamed: both
     /// names), compared by libgit2, which skips every folder whose tree id is the same.
     public func changedFiles(between base: GitOID, and head: GitOID) throws -> [String] {
+        try withTrees(base, head) { baseTree, headTree in
+            var diff: OpaquePointer?
+            try check(git_diff_tree_to_tree(&diff, pointer, baseTree, headTree, nil), "compare \(base.short) with \(head.short)")
+            defer { git_diff_free(diff) }
+            var files: [String] = []
+            for index in 0..<git_diff_num_deltas(diff) {
+                guard let delta = git_diff_get_delta(diff, index) else { continue }
+                files += [delta.pointee.old_file.path, delta.pointee.new_file.path].compactMap { $0.map { String(cString: $0) } }
+            }
+            return Array(Set(files)).sorted()
+        }
+    }
+
+    /// Runs `body` on the root trees of the commits `base` and `head`.
+    private func withTrees<T>(_ base: GitOID, _ head: GitOID, _ body: (OpaquePointer?, OpaquePointer?) throws -> T) throws -> T {
         try withCommit(base) { baseCommit in
             try withCommit(head) { headCommit in
                 var baseTree: OpaquePointer?, headTree: OpaquePointer?
@@ -299,17 +307,7 @@ public final class GitRepository {
                 defer { git_tree_free(baseTree) }
                 try check(git_commit_tree(&headTree, headCommit), "read the tree of \(head.short)")
                 defer { git_tree_free(headTree) }
-                var diff: OpaquePointer?
-                try check(git_diff_tree_to_tree(&diff, pointer, baseTree, headTree, nil), "compare \(base.short) with \(head.short)")
-                defer { git_diff_free(diff) }
-                var files: [String] = []
-                for index in 0..<git_diff_num_deltas(diff) {
-                    guard let delta = git_diff_get_delta(diff, index) else { continue }
-                    for file in [delta.pointee.old_file, delta.pointee.new_file] where file.path != nil {
-                        if let path = file.path { files.append(String(cString: path)) }
-                    }
-                }
-                return Array(Set(files)).sorted()
+                return try body(baseTree, headTree)
             }
         }
     }
