@@ -27,11 +27,12 @@ struct HashCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try VersionedWorkspace(try global.workspace())
         let variables = ProcessInfo.processInfo.environment
-        let environment = try KeyEnvironment.current(
+        let environment = KeyEnvironment.start(
             swift: BuildPlanner.swiftExecutable(environment: variables), configuration: configuration.rawValue, environment: variables)
-        let keys = try HashService.keys(context, names: components, apps: apps, environment: environment)
+        let status = WorkingTreeStatus.start(containing: try WorkspaceLoader.locateRoot(explicit: global.root))
+        let context = try VersionedWorkspace(try global.workspace())
+        let keys = try HashService.keys(context, names: components, apps: apps, environment: environment, status: status)
         try finish(try HashService.render(keys, format: format, explain: explain))
     }
 }
@@ -66,11 +67,11 @@ struct CachedCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try VersionedWorkspace(try global.workspace())
         let variables = ProcessInfo.processInfo.environment
+        let environment = KeyEnvironment.start(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: "", environment: variables)
+        let context = try VersionedWorkspace(try global.workspace())
         let step = StepService.Step(name: name, command: command, inputs: inputs, packages: packages, variables: self.variables)
-        let environment = try KeyEnvironment.current(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: "", environment: variables)
-        let key = try StepService.key(step, in: context, environment: environment, variables: variables)
+        let key = try StepService.key(step, in: context, environment: try environment.wait(), variables: variables)
         let cache = try results.cache(environment: variables)
         try cache?.checkPlacement(in: context.repository)
         let status = try StepService.run(step, key: key, cache: cache) { FileHandle.standardOutput.write(Data($0.utf8)) }

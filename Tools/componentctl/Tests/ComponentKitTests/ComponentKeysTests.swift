@@ -10,7 +10,7 @@ import TestSupport
 
     private func keys(_ scratch: Scratch, environment: KeyEnvironment = Self.environment) throws -> [String: ComponentKey] {
         let context = try VersionedWorkspace(try scratch.load())
-        let keys = try HashService.keys(context, names: [], apps: [], environment: environment)
+        let keys = try HashService.keys(context, names: [], apps: [], environment: Background { environment })
         return Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
     }
 
@@ -111,7 +111,7 @@ import TestSupport
             with: "        .package(path: \"../../Foundation/Kit\"),\n        .package(path: \"../../Shared/Util\"),\n")
         // Untracked, it is refused: a clone would not have it.
         let untracked = try VersionedWorkspace(try scratch.load())
-        #expect(throws: ToolError.self) { try HashService.keys(untracked, names: ["shelf"], apps: [], environment: Self.environment) }
+        #expect(throws: ToolError.self) { try HashService.keys(untracked, names: ["shelf"], apps: [], environment: Background { Self.environment }) }
         try scratch.git("add", "Packages/Shared")
         let withUtil = try #require(try keys(scratch)["shelf"])
         #expect(withUtil.key != shelf)
@@ -134,7 +134,7 @@ import TestSupport
 
         try scratch.replace(in: manifest, "../../Shared/Util", with: "/srv/elsewhere/Util")
         let context = try VersionedWorkspace(try scratch.load())
-        #expect(throws: ToolError.self) { try HashService.keys(context, names: ["shelf"], apps: [], environment: Self.environment) }
+        #expect(throws: ToolError.self) { try HashService.keys(context, names: ["shelf"], apps: [], environment: Background { Self.environment }) }
     }
 
     @Test func componentctlsOwnFolderIsNoChangeEvenWhenGitDoesNotIgnoreIt() throws {

@@ -112,10 +112,14 @@ public final class ResultsCache: Sendable {
             }
             return ResultsCache(store: FolderStore(folder: URL(fileURLWithPath: named).standardizedFileURL), readOnly: readOnly, warn: warn)
         }
+        guard let base = userCacheFolder(environment) else { return nil }
+        return ResultsCache(store: FolderStore(folder: base.appendingPathComponent("results")), readOnly: readOnly, warn: warn)
+    }
+
+    /// The user's cache folder of componentctl: `$XDG_CACHE_HOME/componentctl`, else `~/.cache/componentctl`; nil without either.
+    static func userCacheFolder(_ environment: [String: String]) -> URL? {
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].map { $0 + "/.cache" }
-        guard let base else { return nil }
-        return ResultsCache(
-            store: FolderStore(folder: URL(fileURLWithPath: base).appendingPathComponent("componentctl/results")), readOnly: readOnly, warn: warn)
+        return base.map { URL(fileURLWithPath: $0).appendingPathComponent("componentctl") }
     }
 
     /// The action-cache key of `key` passing `action`.

@@ -84,7 +84,7 @@ public struct WorkspaceAnalysis: Sendable {
     /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor. With
     /// `readSources` false only the manifests are read: enough for the dependency graph.
     public static func analyze(_ workspace: Workspace, scanImports: Bool = true, readSources: Bool = true) -> WorkspaceAnalysis {
-        let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let byPath = Dictionary(workspace.components.map { (LexicalPath.resolve(workspace.folder(of: $0).path), $0.name) }, uniquingKeysWith: { a, _ in a })
         let results = Mutex<[String: (ComponentPackage, Diagnostic?)]>([:])
         let components = workspace.components
         DispatchQueue.concurrentPerform(iterations: components.count) { index in
@@ -130,7 +130,7 @@ public struct WorkspaceAnalysis: Sendable {
         package.manifest = manifest
         for dependency in manifest.dependencies {
             guard let path = dependency.path else { continue }
-            let target = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path
+            let target = LexicalPath.resolve(path, from: folder.path)
             if let name = componentsByPath[target] {
                 package.edges.append(ComponentEdge(from: component.name, to: name, location: dependency.location))
             } else {

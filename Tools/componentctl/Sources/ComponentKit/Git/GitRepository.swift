@@ -53,6 +53,7 @@ public final class GitRepository {
     /// Opens the repository containing `folder`, searching upwards.
     public init(containing folder: URL) throws {
         git_libgit2_init()
+        cgit2_cache_large_trees()
         var repository: OpaquePointer?
         let status = git_repository_open_ext(&repository, folder.path, 0, nil)
         guard status == 0, let repository else {
@@ -397,9 +398,23 @@ public final class GitRepository {
     /// Paths under `path` with changes in the index or working tree, untracked files included (and ignored
     /// ones when `ignored` is set; an ignored folder is one entry, ending in "/").
     public func changedFiles(under path: String, ignored: Bool = false) throws -> [String] {
+        // Nothing is staged when the index's cache tree is HEAD's tree: then only the working tree needs comparing, unless
+        // the index changed meanwhile.
+        let index = URL(fileURLWithPath: String(cString: git_repository_path(pointer))).appendingPathComponent("index")
+        let before = FileStatus.identity(index)
+        let headTree = (try? headCommit()).flatMap { try? tree(of: $0, path: "") }
+        let unstaged = before != nil && headTree != nil && headTree?.bytes == IndexTreeCache.rootTree(ofIndexAt: index)
+        var paths = try changedFiles(under: path, ignored: ignored, show: unstaged ? GIT_STATUS_SHOW_WORKDIR_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR)
+        if unstaged && FileStatus.identity(index) != before {
+            paths = try changedFiles(under: path, ignored: ignored, show: GIT_STATUS_SHOW_INDEX_AND_WORKDIR)
+        }
+        return paths
+    }
+
+    private func changedFiles(under path: String, ignored: Bool, show: git_status_show_t) throws -> [String] {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "prepare status")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.show = show
         options.flags =
             GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH.rawValue | (ignored ? GIT_STATUS_OPT_INCLUDE_IGNORED.rawValue : 0)

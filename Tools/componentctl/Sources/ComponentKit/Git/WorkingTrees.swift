@@ -1,5 +1,5 @@
 import CGit2
-import Foundation
+public import Foundation
 
 /// The git tree id of folders of the working tree: the id HEAD's objects give a folder with no uncommitted
 /// change, else the id `git add -A && git commit` would give it, computed from the files on disk without
@@ -16,6 +16,13 @@ final class WorkingTrees {
         self.repository = repository
         head = try? repository.headCommit()
         changed = try repository.changedFiles(under: "")
+    }
+
+    /// Reads HEAD; `status` was read already, and is read again when it is another repository's.
+    init(_ repository: GitRepository, status: WorkingTreeStatus) throws {
+        self.repository = repository
+        head = try? repository.headCommit()
+        changed = status.workdir == repository.workdir.path ? status.changed : try repository.changedFiles(under: "")
     }
 
     /// Whether the file `path`, or anything under the folder `path` (but not under the folders `leftOut`), differs from HEAD.
@@ -158,5 +165,24 @@ final class WorkingTrees {
             bytes += entry.id.bytes
         }
         return try repository.objectID(of: bytes, type: GIT_OBJECT_TREE)
+    }
+}
+
+/// The status of a repository's whole working tree, read on a thread of its own while a command reads the workspace.
+public struct WorkingTreeStatus: Sendable {
+    /// The working tree's path.
+    let workdir: String
+    /// Every path with a change against HEAD (``GitRepository/changedFiles(under:ignored:)``).
+    let changed: [String]
+    /// The index's symbolic links and submodules (``GitRepository/indexLinksAndSubmodules()``).
+    let index: (links: [String], submodules: [String: GitOID])
+
+    /// Starts reading the status of the repository holding `folder`, on a repository handle of its own.
+    public static func start(containing folder: URL) -> Background<WorkingTreeStatus> {
+        Background {
+            let repository = try GitRepository(containing: folder)
+            return WorkingTreeStatus(
+                workdir: repository.workdir.path, changed: try repository.changedFiles(under: ""), index: try repository.indexLinksAndSubmodules())
+        }
     }
 }

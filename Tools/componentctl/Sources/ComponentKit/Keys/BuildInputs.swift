@@ -37,12 +37,17 @@ struct BuildInputs {
     /// Each submodule's path, with the commit the superproject records for it.
     let submodules: [String: GitOID]
     private let generated: [String: [String]]
+    /// The working tree's path, without a trailing slash.
+    private let workdir: String
+    private let linkTargets = LinkTargets()
 
-    init(_ context: VersionedWorkspace) throws {
+    /// Reads the index's links and submodules, unless `status` read them already from the same repository.
+    init(_ context: VersionedWorkspace, status: WorkingTreeStatus? = nil) throws {
         self.context = context
+        workdir = context.repository.workdir.path
         componentsByFolder = Dictionary(
             context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        let index = try context.repository.indexLinksAndSubmodules()
+        let index = try status.flatMap { $0.workdir == context.repository.workdir.path ? $0.index : nil } ?? context.repository.indexLinksAndSubmodules()
         trackedLinks = index.links.sorted()
         submodules = index.submodules
         generated = Dictionary(
@@ -105,55 +110,43 @@ struct BuildInputs {
     /// The repository path `written` (relative to the package folder `from`) reaches once every link on the way is
     /// followed, and the links followed.
     private func follow(_ written: String, from: String, by component: String) throws -> (String, [String]) {
-        let outside = ToolError(
-            "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
-                + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
-        let workdir = context.repository.workdir.path
-        guard !written.hasPrefix("/") || written.hasPrefix(workdir + "/") else { throw outside }
+        let outside = {
+            ToolError(
+                "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
+                    + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
+        }
+        guard !written.hasPrefix("/") || written.hasPrefix(workdir + "/") else { throw outside() }
         let start = written.hasPrefix("/") ? String(written.dropFirst(workdir.count + 1)) : (from.isEmpty ? "" : from + "/") + written
-        var remaining = try lexical(start, outside: outside)
-        var current: [String] = []
+        // The names still to walk, the next one last.
+        var remaining = Array(try lexical(start, outside: outside).reversed())
+        var current = ""
         var links: [String] = []
         var hops = 0
-        while let next = remaining.first {
-            remaining.removeFirst()
-            let path = (current + [next]).joined(separator: "/")
-            let full = context.repository.workdir.path + "/" + path
-            var info = stat()
-            // lstat first: asking Foundation for a link's destination throws an error for every other file, which costs.
-            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full)
-            else {
-                current.append(next)
+        while let next = remaining.popLast() {
+            let path = current.isEmpty ? next : current + "/" + next
+            guard let target = linkTargets.target(of: workdir + "/" + path) else {
+                current = path
                 continue
             }
             hops += 1
             guard hops <= 40 else { throw ToolError("The path \(written) of '\(component)' goes through a loop of links.", status: .usage) }
             links.append(path)
-            let base = target.hasPrefix("/") ? target : (current + [target]).joined(separator: "/")
             let absolute = target.hasPrefix("/")
-            guard !absolute || target.hasPrefix(context.repository.workdir.path + "/") else { throw outside }
-            let relative = absolute ? String(target.dropFirst(context.repository.workdir.path.count + 1)) : base
-            remaining = try lexical(relative, outside: outside) + remaining
-            current = []
+            guard !absolute || target.hasPrefix(workdir + "/") else { throw outside() }
+            let relative = absolute ? String(target.dropFirst(workdir.count + 1)) : (current.isEmpty ? target : current + "/" + target)
+            remaining += try lexical(relative, outside: outside).reversed()
+            current = ""
         }
-        guard current.first != ".git" else {
+        guard current != ".git", !current.hasPrefix(".git/") else {
             throw ToolError("'\(component)' depends on \(written), which leads into .git, git's own store: correct the path.", status: .usage)
         }
-        return (current.joined(separator: "/"), links)
+        return (current, links)
     }
 
     /// The parts of `path` with `.` and `..` applied; throws `outside` when it climbs out of the repository.
-    private func lexical(_ path: String, outside: ToolError) throws -> [String] {
-        var parts: [String] = []
-        for part in path.split(separator: "/") where part != "." {
-            if part == ".." {
-                guard !parts.isEmpty else { throw outside }
-                parts.removeLast()
-            } else {
-                parts.append(String(part))
-            }
-        }
-        return parts
+    private func lexical(_ path: String, outside: () -> ToolError) throws -> [String] {
+        guard let parts = LexicalPath.parts(of: path, aboveTop: .fail) else { throw outside() }
+        return parts.map(String.init)
     }
 
     /// How git knows the package folder `real`.
@@ -183,5 +176,21 @@ struct BuildInputs {
                     + "follow it. Commit it, or declare it under 'generated:' in components.yaml with the inputs that make it.", status: .usage)
         }
         return .ignored
+    }
+}
+
+/// What each path of the working tree links to (nil for anything that is no link), looked up once: the components of a
+/// workspace share the folders on their way to each other.
+private final class LinkTargets {
+    private var known: [String: String?] = [:]
+
+    func target(of path: String) -> String? {
+        if let target = known[path] { return target }
+        var info = stat()
+        // lstat first: asking Foundation for a link's destination throws an error for every other file, which costs.
+        let target =
+            lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK ? try? FileManager.default.destinationOfSymbolicLink(atPath: path) : nil
+        known[path] = target
+        return target
     }
 }

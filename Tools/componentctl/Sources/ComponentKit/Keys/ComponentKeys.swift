@@ -39,20 +39,15 @@ public struct KeyEnvironment: Sendable, Equatable {
 
     /// The environment of this machine: `swift --version` of `swift` (the one builds use), and the platform.
     public static func current(swift: String, configuration: String, environment: [String: String]) throws -> KeyEnvironment {
-        let run: ProcessRunner.Output
-        do {
-            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"])
-        } catch {
-            throw ToolError(
-                "Cannot run the Swift compiler '\(swift)' (\(ToolError.describe(error))). Set COMPONENTCTL_SWIFT to a swift executable, "
-                    + "or unset it to use the one on the PATH.", status: .environment)
-        }
-        guard run.status == 0 else {
-            throw ToolError("'\(swift) --version' failed (\(run.status)): \(run.errorText) Is Swift installed and on the PATH?", status: .environment)
-        }
-        let version = run.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return KeyEnvironment(
-            swift: version.joined(separator: "; "), configuration: configuration, flags: swiftFlags(environment), platform: Platform.description())
+        KeyEnvironment(
+            swift: try ToolchainVersion.of(swift: swift, environment: environment), configuration: configuration, flags: swiftFlags(environment),
+            platform: Platform.description())
+    }
+
+    /// ``current(swift:configuration:environment:)`` started on a thread of its own: `swift --version` runs while the
+    /// workspace is read.
+    public static func start(swift: String, configuration: String, environment: [String: String]) -> Background<KeyEnvironment> {
+        Background { try current(swift: swift, configuration: configuration, environment: environment) }
     }
 
     /// The extra arguments `COMPONENTCTL_SWIFT_FLAGS` gives every build and test (split on spaces).
@@ -85,12 +80,21 @@ public struct ComponentKeys {
 
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
     public init(_ context: VersionedWorkspace, environment: KeyEnvironment) throws {
+        try self.init(context, environment: Background { environment }, status: nil)
+    }
+
+    /// Keys of `context`'s components under the environment `pending` finds, with the `status` of its repository's working
+    /// tree when it was started already (``WorkingTreeStatus/start(containing:)``): both run while the workspace is read.
+    public init(_ context: VersionedWorkspace, environment pending: Background<KeyEnvironment>, status: Background<WorkingTreeStatus>?) throws {
         self.context = context
-        self.environment = environment
+        // The status of every file, the slowest read, runs beside the manifests' on a repository handle of its own.
+        let status = status ?? WorkingTreeStatus.start(containing: context.repository.workdir)
         analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
-        trees = try WorkingTrees(context.repository)
-        inputs = try BuildInputs(context)
         lock = try Self.trackedLock(context)
+        let read = try status.wait()
+        inputs = try BuildInputs(context, status: read)
+        trees = try WorkingTrees(context.repository, status: read)
+        environment = try pending.wait()
     }
 
     /// The key of the component `name`.

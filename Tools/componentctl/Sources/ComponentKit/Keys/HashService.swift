@@ -9,7 +9,8 @@ public enum HashService {
 
     /// The keys of `names` (every component and every app when both lists are empty) and of `apps`.
     public static func keys(
-        _ context: VersionedWorkspace, names: [String], apps: [String], environment: KeyEnvironment
+        _ context: VersionedWorkspace, names: [String], apps: [String], environment: Background<KeyEnvironment>,
+        status: Background<WorkingTreeStatus>? = nil
     ) throws -> [ComponentKey] {
         let names = unique(names), apps = unique(apps)
         var messages = names.filter { context.workspace.component(named: $0) == nil }.map {
@@ -19,7 +20,7 @@ public enum HashService {
             do { _ = try context.workspace.app(named: app) } catch { messages.append(ToolError.describe(error)) }
         }
         if !messages.isEmpty { throw ToolError(messages.joined(separator: "\nerror: "), status: .usage) }
-        var keys = try ComponentKeys(context, environment: environment)
+        var keys = try ComponentKeys(context, environment: environment, status: status)
         let everything = names.isEmpty && apps.isEmpty
         let components = everything ? context.workspace.components.map(\.name) : names
         var result = try components.map { try keys.key(of: $0) }

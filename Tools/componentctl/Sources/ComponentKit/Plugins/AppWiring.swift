@@ -154,7 +154,7 @@ extension AppWiring.Staged {
     /// Gives `analysis` the component edges of the staged packages' manifests (their folders are not on disk yet).
     func addEdges(to analysis: inout WorkspaceAnalysis) {
         let workspace = analysis.workspace
-        let byPath = Dictionary(workspace.components.map { (workspace.folder(of: $0).standardizedFileURL.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let byPath = Dictionary(workspace.components.map { (LexicalPath.resolve(workspace.folder(of: $0).path), $0.name) }, uniquingKeysWith: { a, _ in a })
         for (name, manifest) in manifests {
             guard let component = workspace.component(named: name), let read = try? ManifestReader.read(manifest.bytes) else { continue }
             let folder = workspace.root.appendingPathComponent(manifest.folder, isDirectory: true)
@@ -163,7 +163,7 @@ extension AppWiring.Staged {
                 ?? ComponentPackage(
                     component: component, manifestPath: manifest.folder + "/Package.swift", manifest: read, edges: [], unknownPaths: [], targets: [])
             package.edges = read.dependencies.compactMap { dependency in
-                guard let path = dependency.path, let target = byPath[URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path] else {
+                guard let path = dependency.path, let target = byPath[LexicalPath.resolve(path, from: folder.path)] else {
                     return nil
                 }
                 return ComponentEdge(from: name, to: target, location: dependency.location)

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Runs a program to completion and collects what it printed.
 ///
@@ -37,7 +36,8 @@ public enum ProcessRunner {
         process.standardError = stderr
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         let stop = try StopForwarding.start(process)
-        let output = drain(stdout.fileHandleForReading), errors = drain(stderr.fileHandleForReading)
+        let output = Background { stdout.fileHandleForReading.readDataToEndOfFile() }
+        let errors = Background { stderr.fileHandleForReading.readDataToEndOfFile() }
         if let input {
             let writer = Thread {
                 try? stdin.fileHandleForWriting.write(contentsOf: input)
@@ -48,7 +48,7 @@ public enum ProcessRunner {
         process.waitUntilExit()
         if let signal = stop.finish() { throw StopForwarding.stopped(by: signal, while: "running \(executable.lastPathComponent)") }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Output(status: status, standardOutput: output.wait(), standardError: errors.wait())
+        return Output(status: status, standardOutput: try output.wait(), standardError: try errors.wait())
     }
 
     /// Runs `executable` with `arguments` on this process's terminal and returns its exit status (the signal's number
@@ -70,31 +70,5 @@ public enum ProcessRunner {
         }
         _ = stop.finish()
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    }
-
-    /// Reads `handle` to its end on a thread of its own.
-    private static func drain(_ handle: FileHandle) -> Drain {
-        let drain = Drain()
-        let thread = Thread { [drain] in
-            drain.finish(handle.readDataToEndOfFile())
-        }
-        thread.start()
-        return drain
-    }
-
-    /// The data one reading thread collects, handed over once it reached the end.
-    private final class Drain: Sendable {
-        private let data = Mutex(Data())
-        private let done = DispatchSemaphore(value: 0)
-
-        func finish(_ read: Data) {
-            data.withLock { $0 = read }
-            done.signal()
-        }
-
-        func wait() -> Data {
-            done.wait()
-            return data.withLock { $0 }
-        }
     }
 }

@@ -297,7 +297,7 @@ public struct SwiftLexer {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private static func unescape(_ raw: String) -> String {
-        guard raw.contains("\\") else { return raw }
+        guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
         var result = ""
         var iterator = raw.makeIterator()
         while let character = iterator.next() {

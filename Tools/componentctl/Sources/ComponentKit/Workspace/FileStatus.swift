@@ -14,6 +14,23 @@ public enum FileStatus {
         var status = stat()
         return lstat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
+
+    /// What tells one version of the file at `url` from another (device, inode, size, modification and change times), nil when none is
+    /// there; `following` a link to its target.
+    public static func identity(_ url: URL, following: Bool = false) -> [Int]? {
+        var status = stat()
+        guard (following ? stat(url.path, &status) : lstat(url.path, &status)) == 0 else { return nil }
+        return [
+            Int(status.st_dev), Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, status.st_ctim.tv_sec,
+            status.st_ctim.tv_nsec,
+        ]
+    }
+
+    /// Whether `url` is a symbolic link (`lstat`, without the owner lookups `FileManager.attributesOfItem` makes).
+    public static func isSymbolicLink(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
 }
 
 extension FileStatus {

@@ -62,6 +62,8 @@ struct SchemaReader {
     let root: URL
     let checksFolders: Bool
     var diagnostics: [Diagnostic] = []
+    /// Folders on the way to a component's that are no link: components share most of them.
+    var plainFolders: Set<String> = []
     /// The layers components.yaml declares, once read: a component in another layer is reported once, where it says so.
     var layers: [String] = []
 
@@ -207,22 +209,23 @@ struct SchemaReader {
             error(at: location, "path '\(path)' of '\(name)' leaves the workspace", fix: "use a path relative to the workspace root, without '..'")
             return false
         }
-        var current = root
+        var current = root.path
         for part in path.split(separator: "/") {
-            current.appendPathComponent(String(part))
-            if let type = try? FileManager.default.attributesOfItem(atPath: current.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
+            current += "/" + part
+            guard !plainFolders.contains(current) else { continue }
+            if FileStatus.isSymbolicLink(URL(fileURLWithPath: current)) {
                 error(
-                    at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.path.dropFirst(root.path.count + 1))'",
+                    at: location, "path '\(path)' of '\(name)' goes through the symlink '\(current.dropFirst(root.path.count + 1))'",
                     fix: "point at the real folder: SwiftPM names a package by the link's name, not its target's")
                 return false
             }
+            plainFolders.insert(current)
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: current.path, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileStatus.isFolder(URL(fileURLWithPath: current)) else {
             error(at: location, "path '\(path)' of '\(name)' does not exist", fix: "create the package there (componentctl new) or correct the path")
             return false
         }
-        if !FileManager.default.fileExists(atPath: current.appendingPathComponent("Package.swift").path) {
+        if !FileStatus.isRegularFile(URL(fileURLWithPath: current + "/Package.swift")) {
             error(at: location, "path '\(path)' of '\(name)' has no Package.swift", fix: "every component is a SwiftPM package")
         }
         return true

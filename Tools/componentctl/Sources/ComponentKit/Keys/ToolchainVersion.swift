@@ -1,0 +1,45 @@
+import Foundation
+import PluginFeed
+
+/// `swift --version` of a toolchain, its lines joined, remembered per build of the toolchain: running it costs more
+/// than the rest of a key of a large workspace.
+///
+/// It is remembered only for a driver with its compiler (`swift-frontend`) beside it, by their real paths and file
+/// identities (device, inode, size, times): installing another toolchain there changes them. A shim that picks a
+/// toolchain at each run (swiftly, xcrun) has no compiler beside it, so it is run every time.
+enum ToolchainVersion {
+    static func of(swift: String, environment: [String: String]) throws -> String {
+        let driver = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+        let frontend = driver.deletingLastPathComponent().appendingPathComponent("swift-frontend")
+        guard let driverIdentity = FileStatus.identity(driver, following: true), let frontendIdentity = FileStatus.identity(frontend, following: true),
+            let folder = ResultsCache.userCacheFolder(environment)?.appendingPathComponent("toolchains")
+        else { return try run(swift) }
+        // The variables that make the driver run another compiler are part of what it reports.
+        let overrides = ["SWIFT_DRIVER_SWIFT_FRONTEND_EXEC", "SWIFT_EXEC"].map { "\($0)=\(environment[$0] ?? "")" }
+        let fingerprint = [driver.path, "\(driverIdentity)", frontend.path, "\(frontendIdentity)"] + overrides
+        let entry = folder.appendingPathComponent(Digest.sha256(Data(fingerprint.joined(separator: "\n").utf8)))
+        if let known = try? String(contentsOf: entry, encoding: .utf8), !known.isEmpty { return known }
+        let version = try run(swift)
+        // Remembering is an optimization: a cache folder that cannot be written costs the next run the same time again.
+        if (try? FileStatus.createFolder(folder, purpose: "the toolchain versions")) != nil {
+            try? AtomicFile.write(Data(version.utf8), to: entry)
+        }
+        return version
+    }
+
+    private static func run(_ swift: String) throws -> String {
+        let run: ProcessRunner.Output
+        do {
+            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"])
+        } catch {
+            throw ToolError(
+                "Cannot run the Swift compiler '\(swift)' (\(ToolError.describe(error))). Set COMPONENTCTL_SWIFT to a swift executable, "
+                    + "or unset it to use the one on the PATH.", status: .environment)
+        }
+        guard run.status == 0 else {
+            throw ToolError("'\(swift) --version' failed (\(run.status)): \(run.errorText) Is Swift installed and on the PATH?", status: .environment)
+        }
+        let lines = run.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return lines.joined(separator: "; ")
+    }
+}
