@@ -3,8 +3,9 @@
 
 Builds a repository with a random, seeded history (edits, renames, deletes, mode changes, symbolic links in and
 between packages, a submodule bumped, lock changes, declared inputs, a generated folder, app files, edges added
-and removed), then, for every pair of commits, compares what the tool says with what the oracle computes from the
-files SwiftPM would read in a checkout of each commit:
+and removed), then, for every pair of commits (keys; `affected` on a seeded sample of them, one process a pair),
+compares what the tool says with what the oracle computes from the files SwiftPM would read in a checkout of each
+commit:
 
 - every component whose inputs differ is in `affected --base A --head B` and has a new key;
 - no component whose inputs are equal is reported, or has a new key.
@@ -12,6 +13,7 @@ files SwiftPM would read in a checkout of each commit:
 The oracle reads checkouts with the file system (following links as SwiftPM does), finds path dependencies with a
 regular expression and the lock with json: nothing of the tool's code. Usage: affected-oracle.py TOOL [SEED] [COMMITS].
 """
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -24,7 +26,9 @@ import tempfile
 
 TOOL = os.path.abspath(sys.argv[1])
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else int(os.environ.get("ORACLE_SEED", "29"))
-COMMITS = int(sys.argv[3]) if len(sys.argv) > 3 else int(os.environ.get("ORACLE_COMMITS", "40"))
+COMMITS = int(sys.argv[3]) if len(sys.argv) > 3 else int(os.environ.get("ORACLE_COMMITS", "80"))
+AFFECTED_PAIRS = int(os.environ.get("ORACLE_AFFECTED_PAIRS", "1000"))
+WORKERS = int(os.environ.get("ORACLE_WORKERS", str(os.cpu_count() or 2)))
 rng = random.Random(SEED)
 ENV = dict(os.environ, COMPONENTCTL_CACHE="off", GIT_AUTHOR_NAME="Oracle", GIT_AUTHOR_EMAIL="o@example.com",
            GIT_COMMITTER_NAME="Oracle", GIT_COMMITTER_EMAIL="o@example.com")
@@ -288,28 +292,39 @@ def main():
             truth[commit] = oracle(repository.root)
             hashed = run(TOOL, "--root", repository.root, "hash", "--format", "json", cwd=repository.root)
             keys[commit] = {entry["name"]: entry["key"] for entry in json.loads(hashed.stdout)}
-        pairs = missed = extra = 0
+        # Every pair of commits is checked against the keys (one `hash` a commit); `affected`, one process a pair, on
+        # every pair up to AFFECTED_PAIRS, else on a seeded sample of that many.
+        every = [(base, head) for later, head in enumerate(commits) for base in commits[:later]]
+        asked = set(every if len(every) <= AFFECTED_PAIRS else rng.sample(every, AFFECTED_PAIRS))
+        reported = {}
+        # The runs against one checkout share nothing but the repository they read: two at a time keep both cores busy.
+        workers = concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS)
         for later, head in enumerate(commits):
+            bases = [base for base in commits[:later] if (base, head) in asked]
+            if not bases:
+                continue
             repository.checkout(head)
-            for base in commits[:later]:
-                rows = json.loads(run(TOOL, "--root", repository.root, "affected", "--base", base, "--head", head,
-                                      "--format", "json", cwd=repository.root).stdout)
-                reported = {row["name"] for row in rows}
-                pairs += 1
-                for name in names + ["app"]:
-                    differs = truth[base][name] != truth[head][name]
-                    key_name = name if name != "app" else "app oracle"
-                    new_key = keys[base].get(key_name) != keys[head].get(key_name)
-                    if differs and (name not in reported or not new_key):
-                        missed += 1
-                        print(f"MISSED {name} between {base[:8]} and {head[:8]}: affected={name in reported} new key={new_key}; "
-                              f"changes: {[changes.get(c) for c in commits[commits.index(base) + 1:later + 1]]}")
-                    if not differs and name != "app" and (name in reported or new_key):
-                        extra += 1
-                        print(f"EXTRA {name} between {base[:8]} and {head[:8]}: affected={name in reported} new key={new_key}; "
-                              f"changes: {[changes.get(c) for c in commits[commits.index(base) + 1:later + 1]]}")
-        print(f"affected-oracle: seed {SEED}, {len(commits)} commits, {pairs} pairs, {len(names)} components and the app in each: "
-              f"{missed} missed, {extra} reported without a change")
+            runs = workers.map(lambda base: run(TOOL, "--root", repository.root, "affected", "--base", base, "--head", head,
+                                                "--format", "json", cwd=repository.root), bases)
+            for base, result in zip(bases, list(runs)):
+                reported[base, head] = {row["name"] for row in json.loads(result.stdout)}
+        missed = extra = 0
+        for base, head in every:
+            for name in names + ["app"]:
+                differs = truth[base][name] != truth[head][name]
+                key_name = name if name != "app" else "app oracle"
+                new_key = keys[base].get(key_name) != keys[head].get(key_name)
+                in_affected = name in reported.get((base, head), {name} if differs else set())
+                history = [changes.get(c) for c in commits[commits.index(base) + 1:commits.index(head) + 1]]
+                if differs and (not in_affected or not new_key):
+                    missed += 1
+                    print(f"MISSED {name} between {base[:8]} and {head[:8]}: affected={in_affected} new key={new_key}; changes: {history}")
+                if not differs and name != "app" and (in_affected or new_key):
+                    extra += 1
+                    print(f"EXTRA {name} between {base[:8]} and {head[:8]}: affected={in_affected} new key={new_key}; changes: {history}")
+        pairs = len(every)
+        print(f"affected-oracle: seed {SEED}, {len(commits)} commits, {pairs} pairs of keys, {len(reported)} of affected, "
+              f"{len(names)} components and the app in each: {missed} missed, {extra} reported without a change")
         sys.exit(1 if missed or extra else 0)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -81,8 +81,17 @@ import TestSupport
         try utilPackage(".", library, value: 2)
         try library.commitAll("a new version")
         try scratch.run("/usr/bin/git", ["-C", "external/Sub", "pull", "-q", "origin", "HEAD"])
-        #expect(try key(scratch, "shelf") != before, "the checked-out commit moved")
+        let bumped = try key(scratch, "shelf")
+        #expect(bumped != before, "the checked-out commit moved")
+        // An edit inside the submodule, committed nowhere, is built too.
+        try utilPackage(".", Scratch(root: scratch.root.appendingPathComponent("external/Sub")), value: 3)
+        let edited = try key(scratch, "shelf")
+        #expect(edited != bumped, "an uncommitted edit inside the submodule")
+        #expect(try tool(scratch, ["hash", "shelf", "--explain"]).output.contains("edited"))
+        try scratch.run("/usr/bin/git", ["-C", "external/Sub", "checkout", "-q", "--", "."])
+        #expect(try key(scratch, "shelf") == bumped, "undone, back to the commit's key")
         try scratch.commitAll("bump the submodule")
+        #expect(try key(scratch, "shelf") == bumped, "committed as it was, the key stays")
         #expect(try affected(scratch)["shelf"] == "changed")
         #expect(try affected(scratch)["reader"] == nil, "a component that does not use it is not affected")
 
@@ -94,6 +103,24 @@ import TestSupport
         #expect(unchecked.status == 0)
         #expect(unchecked.error.contains("the submodule external/Sub, which 'shelf' depends on, is not checked out"), "\(unchecked.error)")
         #expect(try tool(clone, ["hash", "shelf", "--explain"]).output.contains("(not checked out)"))
+    }
+
+    @Test func aSubmoduleInsideAComponentIsKeyedByTheCommitItHasCheckedOut() throws {
+        let library = try Scratch(named: "Vendor")
+        try utilPackage(".", library)
+        try library.commitAsNewRepository()
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root.path, "Packages/Business/Shelf/Vendor")
+        try scratch.commitAll("shelf vendors a submodule")
+        let before = try key(scratch, "shelf")
+
+        try utilPackage(".", library, value: 2)
+        try library.commitAll("a new version")
+        try scratch.run("/usr/bin/git", ["-C", "Packages/Business/Shelf/Vendor", "pull", "-q", "origin", "HEAD"])
+        let moved = try key(scratch, "shelf")
+        #expect(moved != before, "the submodule's checkout moved")
+        try scratch.commitAll("bump the vendored submodule")
+        #expect(try key(scratch, "shelf") == moved, "the key of the uncommitted move is the key of its commit")
     }
 
     @Test func theLockDecidesAnExternalPackagesVersion() throws {

@@ -124,11 +124,12 @@ final class WorkingTrees {
     private func place(_ path: String, relative components: [String], in root: Node) throws {
         guard let name = components.last else { return }
         var info = stat()
-        guard lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
-            return try remove(components, from: root)
-        }
+        guard lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0 else { return try remove(components, from: root) }
+        // A folder the status names is a submodule whose checked-out commit moved: `git add` records that commit.
+        let submodule = (info.st_mode & S_IFMT) == S_IFDIR ? repository.checkedOutCommit(ofSubmodule: path) : nil
+        guard (info.st_mode & S_IFMT) != S_IFDIR || submodule != nil else { return try remove(components, from: root) }
         guard let parent = try folder(components.dropLast()[...], in: root, creating: true) else { return }
-        let file = try fileEntry(path, info: info)
+        let file = try submodule.map { (mode: GIT_FILEMODE_COMMIT.rawValue, id: $0) } ?? fileEntry(path, info: info)
         _ = try entries(of: parent)
         parent.entries?[name] = .file(mode: file.mode, id: file.id)
     }

@@ -141,8 +141,11 @@ public struct ComponentKeys {
             case .submodule(let submodule):
                 let recorded = inputs.submodules[submodule]?.hex ?? "none"
                 if let checkedOut = context.repository.checkedOutCommit(ofSubmodule: submodule) {
-                    recipe.append("submodule \(submodule) \(checkedOut.hex)" + (path == submodule ? "" : " for \(path)"))
-                    uncommitted = uncommitted || checkedOut.hex != recorded
+                    // Edits inside the submodule that it has not committed are built too: keyed as its commit would hold them.
+                    let edits = try Self.uncommittedTree(of: path, inSubmodule: submodule, context.repository)
+                    recipe.append(
+                        "submodule \(submodule) \(checkedOut.hex)" + (path == submodule ? "" : " for \(path)") + (edits.map { " edited \($0)" } ?? ""))
+                    uncommitted = uncommitted || checkedOut.hex != recorded || edits != nil
                 } else {
                     recipe.append("submodule \(submodule) \(recorded) (not checked out)" + (path == submodule ? "" : " for \(path)"))
                     warnings.append(
@@ -230,6 +233,16 @@ public struct ComponentKeys {
         }
         guard try !context.repository.isUntracked(context.repositoryPath(context.workspace.lock)) else { return nil }
         return try PackageLock.read(url)
+    }
+
+    /// The tree id the folder `path` (inside the checked-out submodule `submodule`) would have once its changes were
+    /// committed there, or nil when it has none.
+    static func uncommittedTree(of path: String, inSubmodule submodule: String, _ repository: GitRepository) throws -> String? {
+        let inside = path == submodule ? "" : String(path.dropFirst(submodule.count + 1))
+        let nested = try GitRepository(containing: repository.workdir.appendingPathComponent(submodule))
+        let trees = try WorkingTrees(nested)
+        guard trees.isDirty(inside) else { return nil }
+        return try trees.treeID(of: inside)?.hex ?? "none"
     }
 
     /// A digest of every file and link under `folder`, by relative path: what an ignored folder holds now.
