@@ -1,3 +1,4 @@
+import ComponentKit
 import Foundation
 import Testing
 import TestSupport
@@ -65,6 +66,51 @@ import TestSupport
         let outside = try tool(scratch, ["hash", "shelf"])
         #expect(outside.status == 2)
         #expect(outside.error.contains("outside the repository (or reached through a link out of it)"), "\(outside.error)")
+    }
+
+    @Test func aDependencyWrittenAsAnExpressionIsSaidAndNeverTrusted() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try utilPackage("Shared/Util", scratch)
+        try shelfDepends(on: "x", scratch)
+        try scratch.replace(in: "Packages/Business/Shelf/Package.swift", ".package(path: \"x\")", with: ".package(path: \"../../../\" + \"Shared/Util\")")
+        try scratch.commitAll("shelf names a package by an expression")
+        let hashed = try tool(scratch, ["hash", "shelf", "--explain"])
+        #expect(hashed.status == 0)
+        #expect(hashed.error.contains("its path or URL is an expression"), "\(hashed.error)")
+        #expect(hashed.error.contains("Packages/Business/Shelf/Package.swift:"), "\(hashed.error)")
+        #expect(hashed.output.contains("unreadable Packages/Business/Shelf/Package.swift:"))
+        let jobs = try BuildPlanner.keyed(
+            ["shelf", "reader"].map { BuildService.Job(name: $0, path: ".", arguments: []) }.map { job in
+                var job = job
+                job.path = try #require(scratch.load().component(named: job.name)).path
+                return job
+            }, in: VersionedWorkspace(scratch.load()),
+            environment: KeyEnvironment(swift: "6", configuration: "debug", flags: [], platform: "test"))
+        #expect(jobs.map { $0.key == nil } == [true, false], "shelf's result is never reused; reader's may be")
+
+        // A change the tool cannot place (here: the package the expression names) still makes shelf affected.
+        try scratch.write("Shared/Util/Sources/Util/Util.swift", "public let util = 2\n")
+        try scratch.commitAll("the package behind the expression changes")
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try affected(scratch)["reader"] == nil)
+    }
+
+    @Test func aLinkInsideALinkedFolderIsFollowedToo() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.write("Shared/Deeper/Deep.swift", "public let deep = 1\n")
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("Shared/Kit"), withIntermediateDirectories: true)
+        // shelf's sources link to Shared/Kit, whose file links on to Shared/Deeper: two hops out of the component.
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Shared/Kit/Deep.swift").path, withDestinationPath: "../Deeper/Deep.swift")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Packages/Business/Shelf/Sources/Shelf/Kit").path, withDestinationPath: "../../../../../Shared/Kit")
+        try scratch.commitAll("shelf reads a shared file through two links")
+        let before = try key(scratch, "shelf")
+        try scratch.write("Shared/Deeper/Deep.swift", "public let deep = 2\n")
+        #expect(try key(scratch, "shelf") != before, "the file at the end of the second link changed")
+        try scratch.commitAll("the deep file changes")
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try affected(scratch)["reader"] == nil)
     }
 
     @Test func aSubmoduleBumpChangesTheKeyAndAffectsWhatDependsOnIt() throws {

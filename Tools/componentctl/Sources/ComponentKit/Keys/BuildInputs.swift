@@ -28,6 +28,9 @@ struct BuildInputs {
         var links = Set<String>()
         /// Files and folders outside the component's packages that links inside them lead to (a build reads through them).
         var linked = Set<String>()
+        /// Manifests, or dependencies in them (`file:line`), whose path or URL the static reader cannot evaluate: inputs
+        /// no key can follow, until the manifest writes them as string literals.
+        var unreadable: [String] = []
     }
 
     private let context: VersionedWorkspace
@@ -63,6 +66,7 @@ struct BuildInputs {
             (written: $0, from: start, by: component.name)
         }
         var seen = Set<String>()
+        found.unreadable += Self.unreadable(manifest, at: start + "/Package.swift")
         try followLinks(inside: start, by: component.name, into: &found)
         while let (written, from, by) = pending.popLast() {
             let (real, links) = try follow(written, from: from, by: by)
@@ -75,13 +79,19 @@ struct BuildInputs {
             found.packages[real] = try source(of: real, written: written, by: by)
             try followLinks(inside: real, by: by, into: &found)
             let manifestURL = context.repository.workdir.appendingPathComponent(real).appendingPathComponent("Package.swift")
-            // A manifest the static reader cannot follow is one SwiftPM reads; its own folder is an input still.
-            if let bytes = FileManager.default.contents(atPath: manifestURL.path), let read = try? ManifestReader.read(Array(bytes)) {
-                pending += read.dependencies.compactMap(\.path).map { ($0, real, by) }
-            }
+            let read = FileManager.default.contents(atPath: manifestURL.path).flatMap { try? ManifestReader.read(Array($0)) }
+            found.unreadable += Self.unreadable(read, at: real + "/Package.swift")
+            pending += (read?.dependencies ?? []).compactMap(\.path).map { ($0, real, by) }
             pending += versionSpecificPaths(in: real).map { ($0, real, by) }
         }
         return found
+    }
+
+    /// What of `manifest` (at the repository path `path`) the static reader could not evaluate: the whole manifest, or
+    /// each dependency whose path or URL is an expression.
+    private static func unreadable(_ manifest: PackageManifest?, at path: String) -> [String] {
+        guard let manifest else { return [path] }
+        return manifest.dependencies.filter { $0.path == nil && $0.url == nil }.map { "\(path):\($0.location.line)" }
     }
 
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
@@ -103,7 +113,8 @@ struct BuildInputs {
             let (real, via) = try follow(String(link.dropFirst(folder.count + 1)), from: folder, by: component)
             guard real != folder, !real.hasPrefix(folder + "/") else { continue }
             found.links.formUnion(via)
-            found.linked.insert(real)
+            // A folder a link leads to may hold links that lead further: SwiftPM reads through those too.
+            if found.linked.insert(real).inserted { try followLinks(inside: real, by: component, into: &found) }
         }
     }
 

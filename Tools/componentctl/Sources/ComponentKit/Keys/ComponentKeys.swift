@@ -16,6 +16,9 @@ public struct ComponentKey: Sendable, Encodable, Equatable {
     public var inexact: [String]
     /// What the key could follow only in part, said to the user (a submodule that is not checked out).
     public var warnings: [String] = []
+    /// Inputs it cannot follow at all (a manifest, or a dependency in one, that the static reader cannot evaluate), its
+    /// own and those of what it depends on: no result may be reused under such a key.
+    public var unreadable: [String] = []
 }
 
 /// What every key of one run shares: the toolchain, the build configuration and flags, the platform.
@@ -115,11 +118,14 @@ public struct ComponentKeys {
         var uncommitted = trees.isDirty(path)
         let package = analysis.packages[component.name]
         let found = try inputs.resolve(component, manifest: package?.manifest)
+        var unreadable = found.unreadable
+        recipe += found.unreadable.map { "unreadable \($0)" }
         for name in Set(package?.edges.map(\.to) ?? []).union(found.components).sorted() {
             guard let dependency = context.workspace.component(named: name) else { continue }
             let key = try key(of: dependency, visiting: &visiting)
             recipe.append("depends \(name) \(key.key)")
             uncommitted = uncommitted || key.uncommitted
+            unreadable += key.unreadable
         }
         var inexact: [String] = []
         let external = (package?.manifest?.dependencies ?? []).filter({ $0.url != nil }).sorted(by: { $0.identity < $1.identity })
@@ -132,7 +138,11 @@ public struct ComponentKeys {
         if let lock, !external.isEmpty {
             recipe += lock.pins.sorted { $0.key < $1.key }.map { "resolved \($0.key) \($0.value) (\(context.workspace.lock))" }
         }
-        var warnings: [String] = []
+        var warnings = found.unreadable.map {
+            "'\(component.name)' depends on a package componentctl cannot find, at \($0): its path or URL is an expression (or the manifest "
+                + "cannot be read), so its key cannot follow that package, no result of it is reused and 'affected' always names it. "
+                + "Write the path or URL as a string literal."
+        }
         for (path, source) in found.packages.sorted(by: { $0.key < $1.key }) {
             switch source {
             case .tracked:
@@ -176,7 +186,8 @@ public struct ComponentKeys {
         recipe += environment.recipe
         visiting.remove(component.name)
         let key = ComponentKey(
-            name: component.name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: inexact, warnings: warnings)
+            name: component.name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: inexact, warnings: warnings,
+            unreadable: Array(Set(unreadable)).sorted())
         computed[component.name] = key
         return key
     }
@@ -199,10 +210,12 @@ public struct ComponentKeys {
             uncommitted = trees.isDirty(root, leavingOut: folders)
         }
         var inexact: [String] = []
+        var unreadable: [String] = []
         for component in linked.sorted() {
             let key = try key(of: component)
             recipe.append("links \(component) \(key.key)")
             inexact += key.inexact
+            unreadable += key.unreadable
             uncommitted = uncommitted || key.uncommitted
             if let pinned = workspace.component(named: component)?.pin {
                 // The App builds a pinned component from its release, not from its folder.
@@ -210,7 +223,9 @@ public struct ComponentKeys {
             }
         }
         recipe += environment.recipe
-        return ComponentKey(name: name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: Array(Set(inexact)).sorted())
+        return ComponentKey(
+            name: name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: Array(Set(inexact)).sorted(),
+            unreadable: Array(Set(unreadable)).sorted())
     }
 
     private func pinnedTree(_ name: String, version: String) throws -> String {

@@ -43,6 +43,7 @@ public enum AffectedService {
         let inputs = try BuildInputs(context)
         let declared = workspace.inputs.map(context.repositoryPath)
         var paths: [String: Set<String>] = [:]
+        var unknownInputs = Set<String>()
         var successors = DependencyGraph(analysis: analysis).successors
         for component in workspace.components {
             let found = try inputs.resolve(component, manifest: analysis.packages[component.name]?.manifest)
@@ -56,6 +57,8 @@ public enum AffectedService {
             }
             paths[component.name] = own
             successors[component.name, default: []] += found.components
+            // Inputs no path names (a dependency spelled as an expression) may have changed anywhere: always affected.
+            if !found.unreadable.isEmpty { unknownInputs.insert(component.name) }
         }
         let appPaths = Set(workspace.apps.flatMap(\.paths).map(context.repositoryPath))
         let changedPaths = try repository.changedPaths(Array(Set(paths.values.flatMap { $0 }).union(appPaths)), between: baseCommit, and: headCommit)
@@ -63,7 +66,7 @@ public enum AffectedService {
         let locks = try [baseCommit, headCommit].map { commit in
             try repository.file(at: lockPath, in: commit).map { try PackageLock.parse(Data($0), shown: "\(workspace.lock) at \(commit.short)") }
         }
-        var changed = Set(
+        var changed = unknownInputs.union(
             workspace.components.filter { component in
                 guard paths[component.name]?.isDisjoint(with: changedPaths) == true else { return true }
                 // As in the keys: a component with external packages reads every pin (theirs depend on others).

@@ -76,7 +76,8 @@ public enum BuildPlanner {
             } else {
                 key = try keys.key(of: job.name)
             }
-            job.key = key.key
+            // A key that cannot follow every input must not reuse a result: the job runs, uncached.
+            job.key = key.unreadable.isEmpty ? key.key : nil
             job.keyIsUncommitted = key.uncommitted
             return job
         }
