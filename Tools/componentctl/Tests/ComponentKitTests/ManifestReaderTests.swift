@@ -66,6 +66,28 @@ import Testing
         #expect(manifest.targets.first?.path == "App/Main")
     }
 
+    @Test func pathsTheCompilerMustWorkOutAreNoLiterals() throws {
+        let manifest = try read(
+            """
+            import PackageDescription
+            let name = "Util"
+            let package = Package(
+                name: "Shelf",
+                dependencies: [
+                    .package(path: "../../Shared/\\(name)"),
+                    .package(path: \"\"\"
+                        ../../Shared/Other
+                        \"\"\"),
+                    .package(path: "../Kit"),
+                ],
+                targets: [.target(name: "Shelf")]
+            )
+            package.dependencies.append(.package(path: "../Late"))
+            """)
+        #expect(manifest.dependencies.map(\.path) == [nil, nil, "../Kit"], "an interpolated and a multi-line literal are expressions")
+        #expect(manifest.laterChanges.map(\.line) == [14], "a change of package after its declaration is noted")
+    }
+
     @Test func aFileWithoutAPackageIsAnError() {
         #expect(throws: ManifestError.self) { try read("import PackageDescription\nlet x = 1\n") }
     }

@@ -74,6 +74,26 @@ import TestSupport
         _ = try ToolchainVersion.of(swift: shim, environment: environment)
         _ = try ToolchainVersion.of(swift: shim, environment: environment)
         #expect(count() == 4, "a shim with no compiler beside it may pick another toolchain at every run")
+        // swiftly links every name, swift-frontend too, to itself.
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("shim/swift-frontend").path, withDestinationPath: "swift")
+        _ = try ToolchainVersion.of(swift: shim, environment: environment)
+        #expect(count() == 5, "a compiler that is a link is no toolchain of its own")
+
+        // A damaged entry is asked again, never printed.
+        let entries = try FileManager.default.contentsOfDirectory(
+            at: scratch.root.appendingPathComponent("cache/componentctl/toolchains"), includingPropertiesForKeys: nil)
+        for entry in entries { try Data("garbage\u{0}\u{1b}[31m\n".utf8).write(to: entry) }
+        #expect(try ToolchainVersion.of(swift: swift, environment: environment) == "Swift version 9.9")
+        #expect(count() == 6)
+        #expect(ResultsCache.userCacheFolder(["HOME": ""]) == nil && ResultsCache.userCacheFolder(["HOME": "relative"]) == nil)
+    }
+
+    @Test func aSwiftThatPrintsNoVersionIsAnError() throws {
+        let scratch = try Scratch()
+        try scratch.write("swift", "#!/bin/sh\nexit 0\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.root.appendingPathComponent("swift").path)
+        #expect(throws: ToolError.self) { try ToolchainVersion.of(swift: scratch.root.appendingPathComponent("swift").path, environment: [:]) }
     }
 
     @Test func lexicalPathsClimbAsTheFileSystemWould() {

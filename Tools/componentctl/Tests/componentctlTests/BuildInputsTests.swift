@@ -113,6 +113,29 @@ import TestSupport
         #expect(try affected(scratch)["reader"] == nil)
     }
 
+    @Test func aLinkNotYetCommittedIsFollowedAndDotDotClimbsFromWhereALinkLed() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.write("Shared/E/sub/keep.txt", "\n")
+        try scratch.write("Shared/E/Z/z.swift", "public let z = 1\n")
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("Shared/A"), withIntermediateDirectories: true)
+        // Deep/../Z is Shared/E/Z on disk (Deep leads to Shared/E/sub), though Shared/A/Z as text.
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("Shared/A/Deep").path, withDestinationPath: "../E/sub")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("Shared/A/Z").path, withDestinationPath: "Deep/../Z")
+        try scratch.commitAll("shared files behind links")
+        // The link from shelf's sources is not committed yet: the build reads through it already.
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.root.appendingPathComponent("Packages/Business/Shelf/Sources/Shelf/Shared").path, withDestinationPath: "../../../../../Shared/A")
+        let linked = try key(scratch, "shelf")
+        try scratch.write("Shared/E/Z/z.swift", "public let z = 2\n")
+        let edited = try key(scratch, "shelf")
+        #expect(edited != linked, "the file at the end of an uncommitted link changed")
+        try scratch.commitAll("shelf links to the shared files")
+        #expect(try key(scratch, "shelf") == edited, "committed as it was, the key stays")
+        try scratch.write("Shared/E/Z/z.swift", "public let z = 3\n")
+        try scratch.commitAll("z changes")
+        #expect(try affected(scratch)["shelf"] == "changed")
+    }
+
     @Test func aSubmoduleBumpChangesTheKeyAndAffectsWhatDependsOnIt() throws {
         let library = try Scratch(named: "Sub")
         try utilPackage(".", library)
@@ -167,6 +190,8 @@ import TestSupport
         #expect(moved != before, "the submodule's checkout moved")
         try scratch.commitAll("bump the vendored submodule")
         #expect(try key(scratch, "shelf") == moved, "the key of the uncommitted move is the key of its commit")
+        try utilPackage(".", Scratch(root: scratch.root.appendingPathComponent("Packages/Business/Shelf/Vendor")), value: 3)
+        #expect(try key(scratch, "shelf") != moved, "an edit inside the submodule, committed nowhere, is compiled too")
     }
 
     @Test func theLockDecidesAnExternalPackagesVersion() throws {

@@ -118,7 +118,9 @@ public final class ResultsCache: Sendable {
 
     /// The user's cache folder of componentctl: `$XDG_CACHE_HOME/componentctl`, else `~/.cache/componentctl`; nil without either.
     static func userCacheFolder(_ environment: [String: String]) -> URL? {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].map { $0 + "/.cache" }
+        // Relative or empty values would put the cache wherever the command runs, perhaps inside a repository.
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 + "/.cache" : nil }
         return base.map { URL(fileURLWithPath: $0).appendingPathComponent("componentctl") }
     }
 

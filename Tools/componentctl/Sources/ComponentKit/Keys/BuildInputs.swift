@@ -35,8 +35,9 @@ struct BuildInputs {
 
     private let context: VersionedWorkspace
     private let componentsByFolder: [String: Component]
-    /// Every tracked symbolic link, sorted.
-    private let trackedLinks: [String]
+    /// Every symbolic link git tracks, and, with a status of the working tree, every untracked one (a build reads through
+    /// it before it is committed), sorted.
+    private let links: [String]
     /// Each submodule's path, with the commit the superproject records for it.
     let submodules: [String: GitOID]
     private let generated: [String: [String]]
@@ -44,14 +45,17 @@ struct BuildInputs {
     private let workdir: String
     private let linkTargets = LinkTargets()
 
-    /// Reads the index's links and submodules, unless `status` read them already from the same repository.
+    /// Reads the index's links and submodules, unless `status` read them already from the same repository (with the
+    /// untracked links it lists).
     init(_ context: VersionedWorkspace, status: WorkingTreeStatus? = nil) throws {
         self.context = context
         workdir = context.repository.workdir.path
         componentsByFolder = Dictionary(
             context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        let index = try status.flatMap { $0.workdir == context.repository.workdir.path ? $0.index : nil } ?? context.repository.indexLinksAndSubmodules()
-        trackedLinks = index.links.sorted()
+        let status = status.flatMap { $0.workdir == context.repository.workdir.path ? $0 : nil }
+        let index = try status?.index ?? context.repository.indexLinksAndSubmodules()
+        let untracked = (status?.changed ?? []).filter { FileStatus.isSymbolicLink(context.repository.workdir.appendingPathComponent($0)) }
+        links = Array(Set(index.links + untracked)).sorted()
         submodules = index.submodules
         generated = Dictionary(
             context.workspace.generated.map { (context.repositoryPath($0.key), $0.value.map(context.repositoryPath)) }, uniquingKeysWith: { a, _ in a })
@@ -67,6 +71,7 @@ struct BuildInputs {
         }
         var seen = Set<String>()
         found.unreadable += Self.unreadable(manifest, at: start + "/Package.swift")
+        addSubmodules(inside: start, to: &found)
         try followLinks(inside: start, by: component.name, into: &found)
         while let (written, from, by) = pending.popLast() {
             let (real, links) = try follow(written, from: from, by: by)
@@ -77,21 +82,32 @@ struct BuildInputs {
             }
             guard seen.insert(real).inserted else { continue }
             found.packages[real] = try source(of: real, written: written, by: by)
+            addSubmodules(inside: real, to: &found)
             try followLinks(inside: real, by: by, into: &found)
             let manifestURL = context.repository.workdir.appendingPathComponent(real).appendingPathComponent("Package.swift")
-            let read = FileManager.default.contents(atPath: manifestURL.path).flatMap { try? ManifestReader.read(Array($0)) }
-            found.unreadable += Self.unreadable(read, at: real + "/Package.swift")
-            pending += (read?.dependencies ?? []).compactMap(\.path).map { ($0, real, by) }
+            // No manifest at all (a submodule not checked out, say) is said elsewhere; one the reader cannot follow is said here.
+            if let bytes = FileManager.default.contents(atPath: manifestURL.path) {
+                let read = try? ManifestReader.read(Array(bytes))
+                found.unreadable += Self.unreadable(read, at: real + "/Package.swift")
+                pending += (read?.dependencies ?? []).compactMap(\.path).map { ($0, real, by) }
+            }
             pending += versionSpecificPaths(in: real).map { ($0, real, by) }
         }
         return found
+    }
+
+    /// Adds the submodules inside the package folder `folder`: its tree records only their commits, while a build compiles
+    /// what is checked out there, edits included.
+    private func addSubmodules(inside folder: String, to found: inout Found) {
+        for submodule in submodules.keys where submodule.hasPrefix(folder + "/") { found.packages[submodule] = .submodule(submodule) }
     }
 
     /// What of `manifest` (at the repository path `path`) the static reader could not evaluate: the whole manifest, or
     /// each dependency whose path or URL is an expression.
     private static func unreadable(_ manifest: PackageManifest?, at path: String) -> [String] {
         guard let manifest else { return [path] }
-        return manifest.dependencies.filter { $0.path == nil && $0.url == nil }.map { "\(path):\($0.location.line)" }
+        let expressions = manifest.dependencies.filter { $0.path == nil && $0.url == nil }.map(\.location)
+        return (expressions + manifest.laterChanges).map { "\(path):\($0.line)" }
     }
 
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
@@ -109,7 +125,7 @@ struct BuildInputs {
     /// Adds where the tracked links inside the package folder `folder` lead, when that is outside it: SwiftPM reads a
     /// linked source file's target, which the folder's own tree does not hold.
     private func followLinks(inside folder: String, by component: String, into found: inout Found) throws {
-        for link in trackedLinks where link.hasPrefix(folder + "/") {
+        for link in links where link.hasPrefix(folder + "/") {
             let (real, via) = try follow(String(link.dropFirst(folder.count + 1)), from: folder, by: component)
             guard real != folder, !real.hasPrefix(folder + "/") else { continue }
             found.links.formUnion(via)
@@ -134,6 +150,12 @@ struct BuildInputs {
         var links: [String] = []
         var hops = 0
         while let next = remaining.popLast() {
+            // `..` after a link climbs from where the link led, as the kernel resolves it: `current` is a real folder.
+            if next == ".." {
+                guard !current.isEmpty else { throw outside() }
+                current = current.split(separator: "/").dropLast().joined(separator: "/")
+                continue
+            }
             let path = current.isEmpty ? next : current + "/" + next
             guard let target = linkTargets.target(of: workdir + "/" + path) else {
                 current = path
@@ -145,7 +167,7 @@ struct BuildInputs {
             let absolute = target.hasPrefix("/")
             guard !absolute || target.hasPrefix(workdir + "/") else { throw outside() }
             let relative = absolute ? String(target.dropFirst(workdir.count + 1)) : (current.isEmpty ? target : current + "/" + target)
-            remaining += try lexical(relative, outside: outside).reversed()
+            remaining += relative.split(separator: "/").filter { $0 != "." }.map(String.init).reversed()
             current = ""
         }
         guard current != ".git", !current.hasPrefix(".git/") else {

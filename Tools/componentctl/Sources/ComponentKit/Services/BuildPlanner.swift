@@ -85,6 +85,7 @@ public enum BuildPlanner {
 
     /// The `swift` to run: `COMPONENTCTL_SWIFT` (tests use a fake), else the one on the PATH.
     public static func swiftExecutable(environment: [String: String]) -> String {
-        environment["COMPONENTCTL_SWIFT"] ?? GraphRenderer.findExecutable("swift", path: environment["PATH"]) ?? "/usr/bin/swift"
+        environment["COMPONENTCTL_SWIFT"].flatMap { $0.isEmpty ? nil : $0 } ?? GraphRenderer.findExecutable("swift", path: environment["PATH"])
+            ?? "/usr/bin/swift"
     }
 }

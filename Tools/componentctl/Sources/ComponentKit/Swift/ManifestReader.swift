@@ -22,7 +22,9 @@ public enum ManifestReader {
         try ManifestSyntax.check(tokens, rawTexts: rawTexts)
         var parser = Parser(tokens: tokens)
         let statements = parser.parseFile()
-        return try Interpreter(bindings: parser.bindings).manifest(from: statements)
+        var manifest = try Interpreter(bindings: parser.bindings).manifest(from: statements)
+        manifest.laterChanges = parser.packageChanges
+        return manifest
     }
 
     struct Token {
@@ -64,6 +66,8 @@ public enum ManifestReader {
         let tokens: [Token]
         var position = 0
         var bindings: [String: Value] = [:]
+        /// Where a top-level statement changes `package` after its declaration.
+        var packageChanges: [ManifestLocation] = []
 
         init(tokens: [Token]) {
             self.tokens = tokens
@@ -82,6 +86,9 @@ public enum ManifestReader {
                     position += 1
                     bindings[name] = parseExpression()
                 } else if token.isWord || token.isPunctuation(".") || token.isPunctuation("[") || token.isPunctuation("(") {
+                    if token.isWord, token.text == "package", tokens.indices.contains(position + 1), tokens[position + 1].isPunctuation(".") {
+                        packageChanges.append(token.location)
+                    }
                     let before = position
                     values.append(parseExpression())
                     if position == before { position += 1 }
@@ -140,9 +147,10 @@ public enum ManifestReader {
             guard let token = current else { return .other }
             var value: Value
             var name: String?
-            if case .string = token.kind {
+            if case .string(let interpolated) = token.kind {
                 position += 1
-                return .string(token.text, token.location)
+                // An interpolated or multi-line literal is an expression: its value is the compiler's to work out.
+                return interpolated || token.text.contains("\n") ? .other : .string(token.text, token.location)
             } else if token.isPunctuation("[") {
                 position += 1
                 value = .array(parseList(closing: "]").map(\.value))

@@ -8,6 +8,9 @@ public struct PackageManifest: Sendable {
     public var products: [ProductDeclaration]
     /// The targets.
     public var targets: [TargetDeclaration]
+    /// Where a statement after the declaration changes `package` (`package.dependencies.append(...)`): what the static
+    /// reader does not follow.
+    public var laterChanges: [ManifestLocation] = []
 
     /// The target called `name`, if any.
     public func target(named name: String) -> TargetDeclaration? { targets.first { $0.name == name } }
