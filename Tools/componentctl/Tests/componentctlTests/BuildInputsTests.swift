@@ -93,6 +93,14 @@ import TestSupport
         try scratch.commitAll("the package behind the expression changes")
         #expect(try affected(scratch)["shelf"] == "changed")
         #expect(try affected(scratch)["reader"] == nil)
+
+        // A version-specific manifest, which SwiftPM may read instead, is held to the same rule.
+        try scratch.write(
+            "Packages/Business/Reader/Package@swift-6.0.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Reader\", dependencies: [.package(path: \"../\" + \"X\")])\n"
+        )
+        let reader = try tool(scratch, ["hash", "reader"])
+        #expect(reader.error.contains("Packages/Business/Reader/Package@swift-6.0.swift:3"), "\(reader.error)")
     }
 
     @Test func aLinkInsideALinkedFolderIsFollowedToo() throws {

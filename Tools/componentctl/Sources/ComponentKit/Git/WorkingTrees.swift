@@ -18,11 +18,11 @@ final class WorkingTrees {
         changed = try repository.changedFiles(under: "")
     }
 
-    /// Reads HEAD; `status` was read already, and is read again when it is another repository's.
-    init(_ repository: GitRepository, status: WorkingTreeStatus) throws {
+    /// Reads HEAD; `changed` is the status of the whole working tree, read already (``WorkingTreeStatus``).
+    init(_ repository: GitRepository, changed: [String]) {
         self.repository = repository
         head = try? repository.headCommit()
-        changed = status.workdir == repository.workdir.path ? status.changed : try repository.changedFiles(under: "")
+        self.changed = changed
     }
 
     /// Whether the file `path`, or anything under the folder `path` (but not under the folders `leftOut`), differs from HEAD.
@@ -180,10 +180,11 @@ public struct WorkingTreeStatus: Sendable {
 
     /// Starts reading the status of the repository holding `folder`, on a repository handle of its own.
     public static func start(containing folder: URL) -> Background<WorkingTreeStatus> {
-        Background {
-            let repository = try GitRepository(containing: folder)
-            return WorkingTreeStatus(
-                workdir: repository.workdir.path, changed: try repository.changedFiles(under: ""), index: try repository.indexLinksAndSubmodules())
-        }
+        Background { try read(GitRepository(containing: folder)) }
+    }
+
+    /// The status of `repository`, read now.
+    static func read(_ repository: GitRepository) throws -> WorkingTreeStatus {
+        WorkingTreeStatus(workdir: repository.workdir.path, changed: try repository.changedFiles(under: ""), index: try repository.indexLinksAndSubmodules())
     }
 }

@@ -45,14 +45,13 @@ struct BuildInputs {
     private let workdir: String
     private let linkTargets = LinkTargets()
 
-    /// Reads the index's links and submodules, unless `status` read them already from the same repository (with the
-    /// untracked links it lists).
+    /// Reads the index's links and submodules, unless `status` (of the same repository) read them already, with the
+    /// untracked links it lists.
     init(_ context: VersionedWorkspace, status: WorkingTreeStatus? = nil) throws {
         self.context = context
         workdir = context.repository.workdir.path
         componentsByFolder = Dictionary(
             context.workspace.components.map { (context.repositoryPath(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-        let status = status.flatMap { $0.workdir == context.repository.workdir.path ? $0 : nil }
         let index = try status?.index ?? context.repository.indexLinksAndSubmodules()
         let untracked = (status?.changed ?? []).filter { FileStatus.isSymbolicLink(context.repository.workdir.appendingPathComponent($0)) }
         links = Array(Set(index.links + untracked)).sorted()
@@ -66,11 +65,11 @@ struct BuildInputs {
     func resolve(_ component: Component, manifest: PackageManifest?) throws -> Found {
         var found = Found()
         let start = context.repositoryPath(of: component)
-        var pending = ((manifest?.dependencies ?? []).compactMap(\.path) + versionSpecificPaths(in: start)).map {
+        found.unreadable += Self.unreadable(manifest, at: start + "/Package.swift")
+        var pending = ((manifest?.dependencies ?? []).compactMap(\.path) + versionSpecificPaths(in: start, into: &found)).map {
             (written: $0, from: start, by: component.name)
         }
         var seen = Set<String>()
-        found.unreadable += Self.unreadable(manifest, at: start + "/Package.swift")
         addSubmodules(inside: start, to: &found)
         try followLinks(inside: start, by: component.name, into: &found)
         while let (written, from, by) = pending.popLast() {
@@ -84,14 +83,8 @@ struct BuildInputs {
             found.packages[real] = try source(of: real, written: written, by: by)
             addSubmodules(inside: real, to: &found)
             try followLinks(inside: real, by: by, into: &found)
-            let manifestURL = context.repository.workdir.appendingPathComponent(real).appendingPathComponent("Package.swift")
-            // No manifest at all (a submodule not checked out, say) is said elsewhere; one the reader cannot follow is said here.
-            if let bytes = FileManager.default.contents(atPath: manifestURL.path) {
-                let read = try? ManifestReader.read(Array(bytes))
-                found.unreadable += Self.unreadable(read, at: real + "/Package.swift")
-                pending += (read?.dependencies ?? []).compactMap(\.path).map { ($0, real, by) }
-            }
-            pending += versionSpecificPaths(in: real).map { ($0, real, by) }
+            let paths = pathDependencies(ofManifestAt: real + "/Package.swift", into: &found) + versionSpecificPaths(in: real, into: &found)
+            pending += paths.map { ($0, real, by) }
         }
         return found
     }
@@ -112,14 +105,20 @@ struct BuildInputs {
 
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
     /// SwiftPM reads one of them instead of Package.swift, so each may add inputs.
-    private func versionSpecificPaths(in folder: String) -> [String] {
-        let url = context.repository.workdir.appendingPathComponent(folder)
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }
-        return names.sorted().flatMap { name -> [String] in
-            guard let bytes = FileManager.default.contents(atPath: url.appendingPathComponent(name).path), let read = try? ManifestReader.read(Array(bytes))
-            else { return [] }
-            return read.dependencies.compactMap(\.path)
+    private func versionSpecificPaths(in folder: String, into found: inout Found) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: workdir + "/" + folder)) ?? []).filter {
+            $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")
         }
+        return names.sorted().flatMap { pathDependencies(ofManifestAt: folder + "/" + $0, into: &found) }
+    }
+
+    /// The path dependencies of the manifest at the repository path `path`, noting in `found` what the reader cannot
+    /// evaluate there; none when there is no such file (a submodule not checked out, say, which is said elsewhere).
+    private func pathDependencies(ofManifestAt path: String, into found: inout Found) -> [String] {
+        guard let bytes = FileManager.default.contents(atPath: workdir + "/" + path) else { return [] }
+        let read = try? ManifestReader.read(Array(bytes))
+        found.unreadable += Self.unreadable(read, at: path)
+        return (read?.dependencies ?? []).compactMap(\.path)
     }
 
     /// Adds where the tracked links inside the package folder `folder` lead, when that is outside it: SwiftPM reads a

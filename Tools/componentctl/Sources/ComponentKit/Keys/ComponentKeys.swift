@@ -80,10 +80,12 @@ public struct ComponentKeys {
     private let inputs: BuildInputs
     private let lock: PackageLock?
     private var computed: [String: ComponentKey] = [:]
+    /// The tree of each submodule path's uncommitted edits (nil: none), read once however many components use it.
+    private var submoduleEdits: [String: String?] = [:]
 
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
     public init(_ context: VersionedWorkspace, environment: KeyEnvironment) throws {
-        try self.init(context, environment: Background { environment }, status: nil)
+        try self.init(context, environment: Background(finished: environment), status: nil)
     }
 
     /// Keys of `context`'s components under the environment `pending` finds, with the `status` of its repository's working
@@ -94,9 +96,11 @@ public struct ComponentKeys {
         let status = status ?? WorkingTreeStatus.start(containing: context.repository.workdir)
         analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         lock = try Self.trackedLock(context)
-        let read = try status.wait()
+        var read = try status.wait()
+        // Started from the command's folder, it may have found another repository (one nested in the workspace).
+        if read.workdir != context.repository.workdir.path { read = try WorkingTreeStatus.read(context.repository) }
         inputs = try BuildInputs(context, status: read)
-        trees = try WorkingTrees(context.repository, status: read)
+        trees = WorkingTrees(context.repository, changed: read.changed)
         environment = try pending.wait()
     }
 
@@ -152,7 +156,8 @@ public struct ComponentKeys {
                 let recorded = inputs.submodules[submodule]?.hex ?? "none"
                 if let checkedOut = context.repository.checkedOutCommit(ofSubmodule: submodule) {
                     // Edits inside the submodule that it has not committed are built too: keyed as its commit would hold them.
-                    let edits = try Self.uncommittedTree(of: path, inSubmodule: submodule, context.repository)
+                    let edits = try submoduleEdits[path] ?? Self.uncommittedTree(of: path, inSubmodule: submodule, context.repository)
+                    submoduleEdits[path] = edits
                     recipe.append(
                         "submodule \(submodule) \(checkedOut.hex)" + (path == submodule ? "" : " for \(path)") + (edits.map { " edited \($0)" } ?? ""))
                     uncommitted = uncommitted || checkedOut.hex != recorded || edits != nil

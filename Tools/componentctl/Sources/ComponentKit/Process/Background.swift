@@ -16,6 +16,12 @@ public final class Background<Value: Sendable>: Sendable {
         }.start()
     }
 
+    /// Work already done, with its result: for a caller that has the value and a function that takes work in progress.
+    public init(finished value: Value) {
+        result.withLock { $0 = .success(value) }
+        done.signal()
+    }
+
     /// Waits for the work to end and returns its result, or throws its error (every call gets the same).
     public func wait() throws -> Value {
         done.wait()
