@@ -83,9 +83,12 @@ import Testing
                 targets: [.target(name: "Shelf")]
             )
             package.dependencies.append(.package(path: "../Late"))
+            if ProcessInfo.processInfo.environment["LOCAL"] != nil {
+                package.dependencies += [.package(path: "../Local")]
+            }
             """)
         #expect(manifest.dependencies.map(\.path) == [nil, nil, "../Kit"], "an interpolated and a multi-line literal are expressions")
-        #expect(manifest.laterChanges.map(\.line) == [14], "a change of package after its declaration is noted")
+        #expect(manifest.laterChanges.map(\.line) == [14, 16], "a change of package after its declaration is noted, inside an if too")
     }
 
     @Test func aFileWithoutAPackageIsAnError() {

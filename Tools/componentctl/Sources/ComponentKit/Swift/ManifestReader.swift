@@ -23,7 +23,11 @@ public enum ManifestReader {
         var parser = Parser(tokens: tokens)
         let statements = parser.parseFile()
         var manifest = try Interpreter(bindings: parser.bindings).manifest(from: statements)
-        manifest.laterChanges = parser.packageChanges
+        // `package.dependencies += ...`, at the top or inside an `if` (the manifest's variable is always `package`); targets
+        // added so lie in the package's own folder, an input already.
+        manifest.laterChanges = tokens.indices.dropLast(2).filter {
+            tokens[$0].isWord && tokens[$0].text == "package" && tokens[$0 + 1].isPunctuation(".") && tokens[$0 + 2].text == "dependencies"
+        }.map { tokens[$0].location }
         return manifest
     }
 
@@ -66,8 +70,6 @@ public enum ManifestReader {
         let tokens: [Token]
         var position = 0
         var bindings: [String: Value] = [:]
-        /// Where a top-level statement changes `package` after its declaration.
-        var packageChanges: [ManifestLocation] = []
 
         init(tokens: [Token]) {
             self.tokens = tokens
@@ -86,9 +88,6 @@ public enum ManifestReader {
                     position += 1
                     bindings[name] = parseExpression()
                 } else if token.isWord || token.isPunctuation(".") || token.isPunctuation("[") || token.isPunctuation("(") {
-                    if token.isWord, token.text == "package", tokens.indices.contains(position + 1), tokens[position + 1].isPunctuation(".") {
-                        packageChanges.append(token.location)
-                    }
                     let before = position
                     values.append(parseExpression())
                     if position == before { position += 1 }

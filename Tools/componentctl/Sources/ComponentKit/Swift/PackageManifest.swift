@@ -8,8 +8,8 @@ public struct PackageManifest: Sendable {
     public var products: [ProductDeclaration]
     /// The targets.
     public var targets: [TargetDeclaration]
-    /// Where a statement after the declaration changes `package` (`package.dependencies.append(...)`): what the static
-    /// reader does not follow.
+    /// Where a statement after the declaration changes the package's dependencies (`package.dependencies.append(...)`,
+    /// perhaps inside an `if`): what the static reader does not follow.
     public var laterChanges: [ManifestLocation] = []
 
     /// The target called `name`, if any.
