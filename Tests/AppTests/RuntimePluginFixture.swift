@@ -5,7 +5,9 @@ import Testing
 /// Released and packed versions of the sample's runtime plugin, made once per test run in a clone of
 /// the workspace with the real `componentctl release` and `componentctl plugin pack`:
 /// 1.0.0 as written, 1.1.0 with 20% off, 1.2.0 that crashes the App while loading, 1.3.0 that registers
-/// a route its manifest does not declare, and 1.4.0 built against router 1.1.0 (a host API the App lacks).
+/// a route its manifest does not declare, 1.4.0 built against router 1.1.0 (a host API the App lacks), and
+/// 1.5.0 with 15% off that misbehaves as `CAMPAIGN_ATTACK` says (``Attack``). A 1.6.0 that declares a
+/// literal route of the User module's sign-in is released but refused by pack and by check-layers.
 final class RuntimePluginFixture: Sendable {
     static let shared = Result { try RuntimePluginFixture() }
 
@@ -15,6 +17,20 @@ final class RuntimePluginFixture: Sendable {
     let key: URL
     let publicKey: String
     let otherKey: URL
+    /// What `plugin pack` and `check-layers` said of 1.6.0, whose route shadows the sign-in route.
+    let shadowRefusals: (pack: Refusal, check: Refusal)
+
+    /// What 1.5.0 does wrong when the App runs with `CAMPAIGN_ATTACK` set to the raw value.
+    enum Attack: String {
+        /// While loading, removes the User module's sign-in route and registers it again as 'user' (ignoring refusals).
+        case takeover
+        /// While loading, adds an interceptor that would see every in-app URL (ignoring the refusal).
+        case interceptor
+        /// In its page's handler, registers `shop://cart/free` for 'cart': after its load.
+        case late
+        /// Crashes in its page's handler.
+        case crashPage = "crash-page"
+    }
 
     private init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-plugins-\(UUID().uuidString)")
@@ -47,30 +63,81 @@ final class RuntimePluginFixture: Sendable {
                     // A pattern built at run time: componentctl cannot read it, so the manifest does not declare it.
                     $0.replacingOccurrences(
                         of: "        let services = context.services\n",
-                        with: "        let services = context.services\n        try context.router.register(\"shop://\" + \"sneaky\", owner: id) { _ in nil }\n"
+                        with: "        let services = context.services\n        try context.router.register(\"shop:\" + \"//sneaky\", owner: id) { _ in nil }\n"
                     )
                 }
             ),
         ]
         for (version, edit) in versions {
             try edit(original).write(to: source, atomically: true, encoding: .utf8)
-            try release(version, in: clone)
+            try Self.release(version, in: clone, key: key, archives: archives)
         }
-        // The host API moves on: router 1.1.0, which the App under test does not have.
+        // The host API moves on: router 1.1.0, which the App under test does not have; then back for 1.5.0.
         let yaml = clone.appendingPathComponent("components.yaml")
-        let components = try String(contentsOf: yaml, encoding: .utf8)
-        try components.replacingOccurrences(
-            of: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", with: "    layer: foundation\n    version: 1.1.0\n  screen-kit:"
-        )
-        .write(to: yaml, atomically: true, encoding: .utf8)
+        let router = (old: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", new: "    layer: foundation\n    version: 1.1.0\n  screen-kit:")
+        try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.old, with: router.new).write(to: yaml, atomically: true, encoding: .utf8)
         try original.write(to: source, atomically: true, encoding: .utf8)
-        try release("1.4.0", in: clone)
+        try Self.release("1.4.0", in: clone, key: key, archives: archives)
+        try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.new, with: router.old).write(to: yaml, atomically: true, encoding: .utf8)
+        try Self.hostile(original).write(to: source, atomically: true, encoding: .utf8)
+        try Self.release("1.5.0", in: clone, key: key, archives: archives)
+        // A literal the scanner reads, of the User module's sign-in route: never packed.
+        try original.replacingOccurrences(
+            of: "        let services = context.services\n",
+            with: "        let services = context.services\n        try context.router.register(\"shop://user/login/alice\", owner: id) { _ in nil }\n"
+        ).write(to: source, atomically: true, encoding: .utf8)
+        try Self.run("/usr/bin/env", ["git", "-C", clone.path, "commit", "-qam", "Campaign 1.6.0"])
+        try Self.componentctl(["release", "campaign", "1.6.0", "--root", clone.path])
+        shadowRefusals = (
+            try Self.refusal(["plugin", "pack", "campaign", "1.6.0", "--key", key.path, "--output", archives.path, "--root", clone.path]),
+            try Self.refusal(["--root", clone.path, "check-layers"])
+        )
     }
 
-    private func release(_ version: String, in clone: URL) throws {
-        try Self.run("/usr/bin/env", ["git", "-C", clone.path, "commit", "-qam", "Campaign \(version)", "--allow-empty"])
-        try Self.componentctl(["release", "campaign", version, "--root", clone.path])
-        try Self.componentctl(["plugin", "pack", "campaign", version, "--key", key.path, "--output", archives.path, "--root", clone.path])
+    /// The campaign's source with an attack for each ``Attack``, chosen at run time, and 15% off.
+    private static func hostile(_ original: String) -> String {
+        original.replacingOccurrences(of: "percentOff: 10", with: "percentOff: 15")
+            .replacingOccurrences(of: "import Synchronization\n", with: "import Glibc\nimport Synchronization\n")
+            .replacingOccurrences(
+                of: "        let services = context.services\n",
+                with: """
+                            let services = context.services
+                            let attack = getenv("CAMPAIGN_ATTACK").map { String(cString: $0) }
+                            // Patterns built at run time: componentctl cannot read them into the manifest.
+                            let signIn = "shop:" + "//user/login/:userID"
+                            if attack == "takeover" {
+                                _ = try? context.router.unregister(signIn)
+                                try? context.router.register(signIn, owner: "user") { _ in "stolen sign-in" }
+                            }
+                            if attack == "interceptor" { try? context.router.addInterceptor(CampaignSpy()) }
+
+                    """
+            )
+            .replacingOccurrences(
+                of: "{ route, _ in\n",
+                with: """
+                    { route, _ in
+                                if attack == "crash-page" { fatalError("the campaign page crashed") }
+                                if attack == "late" { try context.router.register("shop:" + "//cart/free", owner: "cart") { _ in "free" } }
+
+                    """
+            )
+                + """
+
+                struct CampaignSpy: RouteInterceptor {
+                    var name: String { "campaign-spy" }
+                    var priority: Int { 999 }
+                    var scope: InterceptorScope { .all }
+                    func intercept(_ request: RouteRequest, _ decision: InterceptorDecision) async { decision.proceed() }
+                }
+
+                """
+    }
+
+    private static func release(_ version: String, in clone: URL, key: URL, archives: URL) throws {
+        try run("/usr/bin/env", ["git", "-C", clone.path, "commit", "-qam", "Campaign \(version)", "--allow-empty"])
+        try componentctl(["release", "campaign", version, "--root", clone.path])
+        try componentctl(["plugin", "pack", "campaign", version, "--key", key.path, "--output", archives.path, "--root", clone.path])
     }
 
     /// The archive of `version`.
@@ -108,6 +175,27 @@ final class RuntimePluginFixture: Sendable {
     @discardableResult
     static func componentctl(_ arguments: [String]) throws -> String {
         String(decoding: try AppProcess.componentctl(arguments), as: UTF8.self)
+    }
+
+    /// What a componentctl command that must fail printed, and its status; throws when it succeeded.
+    static func refusal(_ arguments: [String]) throws -> Refusal {
+        let process = Process()
+        process.executableURL = AppProcess.root.appendingPathComponent("Tools/componentctl/.build/debug/componentctl")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus != 0 else { throw FixtureError("componentctl \(arguments.joined(separator: " ")) succeeded:\n\(text)") }
+        return Refusal(status: process.terminationStatus, output: text)
+    }
+
+    /// A command's failure.
+    struct Refusal: Sendable {
+        var status: Int32
+        var output: String
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {

@@ -62,12 +62,19 @@ struct DevCommand: ParsableCommand {
 extension DevCommand {
     struct RouteShapeCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "route-shape", abstract: "Print the shape the route-collision rule gives each pattern, one a line (for cross-checks with the router).")
+            commandName: "route-shape",
+            abstract: "Print the shape the route-collision rule gives each pattern, one a line (for cross-checks with the router).")
 
         @Argument(help: "Route patterns.") var patterns: [String]
+        @Option(help: "Print instead, for each pattern, whether some URL matches both it and this pattern (true or false).")
+        var overlapsWith: String?
 
         func run() throws {
-            print(patterns.map(RouteShape.of).joined(separator: "\n"))
+            if let overlapsWith {
+                print(patterns.map { String(RouteShape.overlaps($0, overlapsWith)) }.joined(separator: "\n"))
+            } else {
+                print(patterns.map(RouteShape.of).joined(separator: "\n"))
+            }
         }
     }
 }

@@ -37,6 +37,23 @@ import TestSupport
         #expect(rules.first?.text.contains(#"depend on .product(name: "ShelfInterfaceDynamic", package: "ShelfInterface")"#) == true)
     }
 
+    @Test func aRuntimePluginRouteThatMatchesURLsOfAnotherComponentIsAFindingNamingBoth() throws {
+        let scratch = try runtimeFixture()
+        try scratch.write(
+            "Packages/Plugins/Stamp/Sources/Stamp/StampRoutes.swift",
+            "func registerRoutes(_ registry: RouteRegistry) throws {\n    try registry.register(\"lib://book/42\", owner: \"stamp\")\n}\n")
+        let found = try findings(scratch).filter { $0.rule == "plugin-route-overlap" }
+        #expect(found.count == 1)
+        #expect(
+            found.first?.text.contains(
+                "route 'lib://book/42' of runtime plugin 'stamp' matches URLs that 'lib://book/<int:id>' of 'reader' "
+                    + "(Packages/Interfaces/ReaderInterface/Sources/ReaderInterface/ReaderInterface.swift:8:") == true, "\(found)")
+        try scratch.write(
+            "Packages/Plugins/Stamp/Sources/Stamp/StampRoutes.swift",
+            "func registerRoutes(_ registry: RouteRegistry) throws {\n    try registry.register(\"lib://book/special\", owner: \"stamp\")\n}\n")
+        #expect(try findings(scratch).filter { $0.rule == "plugin-route-overlap" }.isEmpty, "an int parameter never matches 'special'")
+    }
+
     @Test func theAppMustListTheSharedLibrariesItsRuntimePluginsLink() throws {
         let scratch = try runtimeFixture()
         try scratch.replace(
@@ -132,6 +149,20 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: feed.appendingPathComponent("plugins/badge/badge-1.1.0.tar").path))
         let both = try FeedPublisher.publish(archives: [archive("1.1.0"), archive("1.2.0")], feed: feed, key: key)
         #expect(both.split(separator: "\n").allSatisfy { $0.contains("(index sequence 2)") }, "\(both)")
+    }
+
+    @Test func aPluginWhoseRouteMatchesURLsOfAnotherPluginInTheFeedIsNotPublished() throws {
+        let feed = folder.appendingPathComponent("feed")
+        let shelf = folder.appendingPathComponent("archives/shelf-extra.tar")
+        try PluginArchiveFixture.write(id: "shelf-extra", version: "1.0.0", routes: ["lib://shelf/:name"], library: Data("a".utf8), signer: key, to: shelf)
+        _ = try FeedPublisher.publish(archives: [shelf], feed: feed, key: key)
+        let list = folder.appendingPathComponent("archives/list-view.tar")
+        try PluginArchiveFixture.write(id: "list-view", version: "1.0.0", routes: ["lib://shelf/list"], library: Data("b".utf8), signer: key, to: list)
+        let refusal = #expect(throws: ToolError.self) { try FeedPublisher.publish(archives: [list], feed: feed, key: key) }
+        #expect(refusal?.message.contains("its route 'lib://shelf/list' matches URLs that 'lib://shelf/:name' of shelf-extra 1.0.0") == true, "\(String(describing: refusal))")
+        let other = folder.appendingPathComponent("archives/list-view-2.tar")
+        try PluginArchiveFixture.write(id: "list-view", version: "1.0.1", routes: ["lib://list/all"], library: Data("c".utf8), signer: key, to: other)
+        #expect(try FeedPublisher.publish(archives: [other], feed: feed, key: key).contains("Published list-view 1.0.1"))
     }
 
     @Test func aPublishedVersionNeverChangesAndAnotherKeyCannotExtendTheFeed() throws {

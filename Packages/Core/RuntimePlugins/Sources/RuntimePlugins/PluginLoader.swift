@@ -13,9 +13,21 @@ enum PluginLoader {
         var module: (any AppModule)?
     }
 
-    /// Loads `library` and registers its export on `router`; throws naming what was refused. On failure
-    /// nothing the plugin registered stays registered.
-    static func load(_ manifest: PluginManifest, library: String, router: Router, settings: [String: String]) throws -> Loaded {
+    /// Loads `library` and registers its export on `router`, narrowed to what `manifest` declares
+    /// (``PluginScope``); throws naming what was refused. On failure nothing the plugin registered or
+    /// published stays. Every call into its code runs inside `calls`; a registration it tries after its
+    /// load is refused and sent to `lateBreach`.
+    static func load(
+        _ manifest: PluginManifest, library: String, router: Router, settings: [String: String], calls: PluginCalls = PluginCalls(),
+        lateBreach: @escaping @Sendable (String) -> Void
+    ) throws -> Loaded {
+        let scope: PluginScope
+        do {
+            scope = try PluginScope(owner: manifest.id, patterns: manifest.routes, calls: calls)
+        } catch {
+            throw FeedError("its manifest declares a malformed route: \(error)")
+        }
+        try checkBounds(of: manifest, on: router)
         guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
             throw FeedError("the library does not load: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
         }
@@ -23,7 +35,7 @@ enum PluginLoader {
             throw FeedError("the library has no entry symbol '\(manifest.entry)'")
         }
         typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
-        guard let pointer = unsafeBitCast(symbol, to: Entry.self)(), let export = RuntimePluginExport.take(pointer) else {
+        guard let pointer = calls.run({ unsafeBitCast(symbol, to: Entry.self)() }), let export = RuntimePluginExport.take(pointer) else {
             throw FeedError(
                 "the entry '\(manifest.entry)' returned no RuntimePluginExport of this App's Router: the plugin links its own copy of the router "
                     + "(it must depend on the RouterDynamic product, not Router)")
@@ -32,26 +44,63 @@ enum PluginLoader {
         for contribution in export.contributions where !declared.contains([contribution.point.rawValue, contribution.plugin]) {
             throw FeedError("it contributes '\(contribution.plugin)' to \(contribution.point), which its manifest does not declare")
         }
-        let context = ModuleContext(router: router, settings: settings)
-        let before = Set(router.routes.map(\.pattern))
+        let context = ModuleContext(router: router, settings: settings).narrowed(to: scope)
         do {
-            try export.module?.register(in: context)
-            for definition in export.definitions { try definition.register(in: context) }
-            let added = router.routes.filter { !before.contains($0.pattern) }
-            if let undeclared = added.first(where: { !manifest.routes.contains($0.pattern) }) {
-                throw FeedError("it registers the route \(undeclared.pattern), which its manifest does not declare")
+            try calls.run {
+                try export.module?.register(in: context)
+                for definition in export.definitions { try definition.register(in: context) }
             }
-            if let foreign = added.first(where: { $0.owner != manifest.id }) {
-                throw FeedError("it registers the route \(foreign.pattern) for '\(foreign.owner)', not for itself")
-            }
-            for definition in export.definitions {
-                try router.plugins.add(definition, source: "runtime plugin \(manifest.id) \(manifest.version)")
-            }
+            // A plugin may catch a refusal and go on: what it tried is refused all the same.
+            if !scope.breaches.isEmpty { throw CancellationError() }
+            try router.plugins.add(export.definitions, source: "runtime plugin \(manifest.id) \(manifest.version)", scope: scope)
         } catch {
-            for route in router.routes where !before.contains(route.pattern) { _ = try? router.unregister(route.pattern) }
+            scope.discard(on: router.events)
+            router.unregisterAll(owner: manifest.id)
+            router.services.unregisterAll(owner: manifest.id)
+            if let breach = scope.breaches.first { throw FeedError("it tried to \(breach); a runtime plugin may not, so its whole load is undone") }
             if let error = error as? FeedError { throw error }
             throw FeedError("its registration failed: \(error)")
         }
-        return Loaded(module: export.module)
+        scope.accept(reportingLateBreaches: lateBreach)
+        return Loaded(module: export.module.map { NarrowedModule(module: $0, scope: scope) })
+    }
+
+    /// Refuses a plugin whose id already owns something of the App (it would register, and could remove,
+    /// as that component), or one of whose declared patterns matches a URL a registered route matches
+    /// (one of the two would shadow the other).
+    private static func checkBounds(of manifest: PluginManifest, on router: Router) throws {
+        if let owned = router.routes.first(where: { $0.owner == manifest.id }) {
+            throw FeedError("its id '\(manifest.id)' already owns the route \(owned.pattern) of the App: a plugin's id is its own")
+        }
+        if let service = router.services.registrations.first(where: { $0.owner == manifest.id }) {
+            throw FeedError("its id '\(manifest.id)' already provides the service \(service.service) of the App: a plugin's id is its own")
+        }
+        for text in manifest.routes {
+            guard let pattern = try? RoutePattern(parsing: text), let other = router.overlappingRoute(pattern) else { continue }
+            throw FeedError(
+                "its route \(text) matches URLs that \(other.pattern) of '\(other.owner)' matches, so one would answer the other's links; "
+                    + "a plugin's routes must match no URL another route matches")
+        }
+    }
+}
+
+/// A runtime plugin's module as the App's module manager holds it: the lifecycle events it hears come
+/// with a context narrowed to its scope, inside its call marks.
+struct NarrowedModule: AppModule {
+    let module: any AppModule
+    let scope: PluginScope
+
+    var name: String { module.name }
+    var priority: Int { module.priority }
+    var dependencies: [String] { module.dependencies }
+    var events: Set<LifecycleEvent.Kind> { module.events }
+    var announces: Set<LifecycleEvent.Kind> { module.announces }
+    var launchTiming: LaunchTiming { module.launchTiming }
+
+    /// Registered already, by the loader.
+    func register(in context: ModuleContext) throws {}
+
+    func handle(_ event: LifecycleEvent, in context: ModuleContext) async throws {
+        try await scope.calls.run { try await module.handle(event, in: context.narrowed(to: scope)) }
     }
 }

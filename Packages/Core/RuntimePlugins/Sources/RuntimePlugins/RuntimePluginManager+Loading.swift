@@ -7,12 +7,13 @@ extension RuntimePluginManager {
     /// throws: a plugin that cannot load is reported and left out, and the App goes on.
     ///
     /// An update waiting is tried first; a version that fails to load is marked bad and the one before it
-    /// loads instead. A version stays on trial until a run that loaded it ends cleanly (``finishRun()``):
-    /// two runs that died meanwhile (a crash while loading or later) mark it bad, and the version it
-    /// replaced is used again. Every load checks the signature and the hash again.
+    /// loads instead. A version stays on trial until a run in which its own code ran (a call into it after
+    /// its load) ends cleanly (``finishRun()``): two runs that died inside its code meanwhile (while it
+    /// loaded or later) mark it bad, and the version it replaced is used again. A run that died elsewhere
+    /// counts for nothing. Every load checks the signature and the hash again.
     public func loadInstalled(into router: Router, settings: [String: String] = [:]) -> [any AppModule] {
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return [] }
-        let plan: [(id: String, tries: [String])]
+        let plan: [(id: String, tries: [String], trial: String?)]
         do {
             plan = try store.change { state in
                 state.plugins.keys.sorted().compactMap { id in
@@ -22,7 +23,7 @@ extension RuntimePluginManager {
                     if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
                     if let first = tries.first { beginRun(of: first, in: &entry) }
                     state.plugins[id] = entry
-                    return tries.isEmpty ? nil : (id, tries)
+                    return tries.isEmpty ? nil : (id, tries, entry.trial?.version)
                 }
             }
         } catch {
@@ -31,11 +32,11 @@ extension RuntimePluginManager {
         }
         var modules: [any AppModule] = []
         var outcome: [String: (loaded: String?, failed: [String])] = [:]
-        for (id, tries) in plan {
+        for (id, tries, trial) in plan {
             var failed: [String] = []
             for version in tries {
                 do {
-                    if let module = try load(id, version, into: router, settings: settings) { modules.append(module) }
+                    if let module = try load(id, version, onTrial: version == trial, into: router, settings: settings) { modules.append(module) }
                     outcome[id] = (version, failed)
                     break
                 } catch let refusal as Incompatible {
@@ -72,8 +73,9 @@ extension RuntimePluginManager {
         return modules
     }
 
-    /// Ends this process's run of the plugins it loaded: each version on trial that it loaded has now run
-    /// to a clean exit, so it is trusted and the version it replaced is deleted. The App calls it when it
+    /// Ends this process's run of the plugins it loaded: each version on trial whose own code ran in it
+    /// (a call after its load returned) has now run to a clean exit, so it is trusted and the version it
+    /// replaced is deleted; a version whose code did not run stays on trial. The App calls it when it
     /// quits (the end of input, `quit`, an interrupt), never after a crash. With `trusting` false (a run
     /// interrupted before the App was up) its marks are only taken away: it was no crash, nor a proof.
     public func finishRun(trusting: Bool = true) {
@@ -82,12 +84,15 @@ extension RuntimePluginManager {
         do {
             try store.change { state in
                 for (id, var entry) in state.plugins where entry.trial?.runs.contains(mark) == true {
-                    if trusting {
+                    // Without a ledger (it could not be made) the run proves what it always did: a clean exit.
+                    let ran = CallLedger.read(in: store, id: id, run: mark)?.ranAfterLoad ?? true
+                    if trusting, ran {
                         entry.trial = nil
                         entry.previous = nil
                     } else {
                         entry.trial?.runs.removeAll { $0 == mark }
                     }
+                    CallLedger.remove(in: store, id: id, run: mark)
                     state.plugins[id] = entry
                 }
             }
@@ -107,7 +112,8 @@ extension RuntimePluginManager {
         }
         guard let version else { throw FeedError("'\(id)' is not installed, or every version of it is marked bad") }
         do {
-            return try load(id, version, into: router, settings: settings)
+            let onTrial = try store.change { state in state.plugins[id]?.trial?.version == version }
+            return try load(id, version, onTrial: onTrial, into: router, settings: settings)
         } catch let refusal as Incompatible {
             dropMark(of: id)
             throw FeedError(refusal.reason)
@@ -129,15 +135,19 @@ extension RuntimePluginManager {
         try? store.change { state in state.plugins[id]?.trial?.runs.removeAll { $0 == RunMark.current } }
     }
 
-    /// Counts the runs of the version on trial that died without a clean exit; at two, marks it bad.
+    /// Counts the runs of the version on trial that died inside its code (or without a ledger to say
+    /// where); at two, marks it bad. A run that died elsewhere leaves the trial as it was.
     private func countCrashes(_ id: String, in entry: inout StoreState.Plugin) {
         guard var trial = entry.trial else { return }
         let dead = trial.runs.filter { !$0.isRunning }
-        trial.crashes += dead.count
+        for run in dead {
+            if CallLedger.read(in: store, id: id, run: run)?.diedInside ?? true { trial.crashes += 1 }
+            CallLedger.remove(in: store, id: id, run: run)
+        }
         trial.runs.removeAll { dead.contains($0) }
         entry.trial = trial
         if trial.crashes >= 2 {
-            report("warning: plugin \(id) \(trial.version) crashed the App twice (while loading or running); it is marked bad and left out\n")
+            report("warning: plugin \(id) \(trial.version) crashed the App twice inside its own code; it is marked bad and left out\n")
             markBad(trial.version, in: &entry)
         }
     }
@@ -149,7 +159,7 @@ extension RuntimePluginManager {
         entry.trial?.runs.append(RunMark.current)
     }
 
-    private func load(_ id: String, _ version: String, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
+    private func load(_ id: String, _ version: String, onTrial: Bool, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
         // A key this configuration does not hold says nothing about the plugin (it may be another
         // configuration's): left out, never marked bad and deleted.
         let signature = store.versionFolder(id, version).appendingPathComponent(PluginArchive.signatureName)
@@ -159,7 +169,21 @@ extension RuntimePluginManager {
         let (manifest, library) = try store.installed(id, version, keys: configuration.keys)
         if let reason = manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) { throw Incompatible(reason: reason) }
         store.checkpoint("load \(id) \(version)")
-        return try PluginLoader.load(manifest, library: library.path, router: router, settings: settings).module
+        // Only a version on trial needs to know where a run died.
+        let ledger = onTrial ? CallLedger.open(in: store, id: id) : nil
+        let loaded = try PluginLoader.load(
+            manifest, library: library.path, router: router, settings: settings, calls: ledger?.calls ?? PluginCalls()
+        ) { breach in
+            report("warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad\n")
+            router.unregisterAll(owner: id)
+            try? store.change { state in
+                guard var entry = state.plugins[id] else { return }
+                markBad(version, in: &entry)
+                state.plugins[id] = entry
+            }
+        }
+        ledger?.loaded()
+        return loaded.module
     }
 
     /// Marks `version` bad: it never loads again, and the version it replaced (if kept) is used instead.

@@ -131,7 +131,7 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     let reports = Reports()
     _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
     let lines = reports.lines
-    #expect(lines.contains { $0.contains("banner 1.1.0 crashed the App twice (while loading or running); it is marked bad") })
+    #expect(lines.contains { $0.contains("banner 1.1.0 crashed the App twice inside its own code; it is marked bad") })
     #expect(lines.contains { $0.contains("banner 1.0.0 failed to load") }, "the previous version was tried")
     #expect(try manager.installed().first?.bad == ["1.1.0", "1.0.0"])
 }
@@ -171,6 +171,63 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path) == ["1.1.0"], "trusted now: the previous version goes")
     let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
     #expect(!state.contains("trial"))
+}
+
+/// Writes the call ledger a run of `banner` leaves: calls in progress when it ended, whether its code ran after its load.
+private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64, ran: Int64) throws {
+    let folder = store.appendingPathComponent("runs")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let slots: [Int64] = [inside, ran, 1]
+    try slots.withUnsafeBytes { Data($0) }.write(to: folder.appendingPathComponent("\(pid)-\(started)-banner.calls"))
+}
+
+@Test func aRunThatDiedOutsideThePluginsCodeIsNoCrashOfIt() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0", "1.1.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner", version: "1.0.0")
+    try await manager.install("banner", version: "1.1.0")
+    // One more crash makes two: but the run died while no call into the plugin was in progress.
+    try editState(in: store) { banner in
+        banner["trial"] = ["version": "1.1.0", "crashes": 1, "runs": [["pid": Int32.max, "started": 1]]]
+    }
+    try writeLedger(in: store, pid: Int(Int32.max), started: 1, inside: 0, ran: 1)
+    let reports = Reports()
+    _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
+    #expect(!reports.lines.contains { $0.contains("crashed the App twice") }, "\(reports.lines)")
+    let ledgers = try FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("runs").path)
+    #expect(!ledgers.contains("\(Int32.max)-1-banner.calls"), "a dead run's ledger is read once, then deleted")
+
+    try editState(in: store) { banner in
+        banner["trial"] = ["version": "1.1.0", "crashes": 1, "runs": [["pid": Int32.max, "started": 2]]]
+    }
+    try writeLedger(in: store, pid: Int(Int32.max), started: 2, inside: 1, ran: 0)
+    _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
+    #expect(reports.lines.contains { $0.contains("banner 1.1.0 crashed the App twice inside its own code") }, "\(reports.lines)")
+}
+
+@Test func aCleanExitInWhichThePluginsCodeNeverRanKeepsTheTrial() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0", "1.1.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner", version: "1.0.0")
+    try await manager.install("banner", version: "1.1.0")
+    let started = try #require(startTicks())
+    let mark = ["pid": Int(getpid()), "started": started] as [String: Any]
+    try editState(in: store) { banner in
+        banner["current"] = "1.1.0"
+        banner["pending"] = nil
+        banner["previous"] = "1.0.0"
+        banner["trial"] = ["version": "1.1.0", "crashes": 0, "runs": [mark]]
+    }
+    try writeLedger(in: store, pid: Int(getpid()), started: started, inside: 0, ran: 0)
+    manager.finishRun()
+    let versions = store.appendingPathComponent("versions/banner")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).sorted() == ["1.0.0", "1.1.0"], "the previous version is kept")
+    let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
+    #expect(state.contains("trial"))
 }
 
 @Test func anInstallOfTheVersionInstalledDownloadsNothing() async throws {

@@ -9,10 +9,26 @@ public final class EventBus: Sendable {
         let deliver: @Sendable (AnyObject, any AppEvent) -> Void
     }
 
-    private let subscriptions = Locked<[ObjectIdentifier: [Subscription]]>([:])
+    private let subscriptions: Locked<[ObjectIdentifier: [Subscription]]>
+    /// The bounds of the runtime plugin this bus was narrowed for; nil: the bus itself.
+    private let scope: PluginScope?
 
     /// Creates a bus with no subscribers.
-    public init() {}
+    public init() {
+        subscriptions = Locked([:])
+        scope = nil
+    }
+
+    private init(narrowing base: EventBus, to scope: PluginScope) {
+        subscriptions = base.subscriptions
+        self.scope = scope
+    }
+
+    /// This bus as a runtime plugin gets it: what the plugin publishes while it loads waits for its load
+    /// to be accepted, and its handlers run inside its call marks (``PluginScope``).
+    public func narrowed(to scope: PluginScope) -> EventBus {
+        EventBus(narrowing: self, to: scope)
+    }
 
     /// Delivers every `E` published from now on to `handler`, as long as `subscriber` lives.
     @discardableResult
@@ -20,11 +36,13 @@ public final class EventBus: Sendable {
         _ subscriber: Subscriber, to event: E.Type, handler: @escaping @Sendable (Subscriber, E) -> Void
     ) -> SubscriptionToken {
         let token = SubscriptionToken()
+        let calls = scope?.calls
         let subscription = Subscription(token: token, subscriber: WeakReference(subscriber)) { object, event in
             guard let object = object as? Subscriber, let event = event as? E else { return }
-            handler(object, event)
+            if let calls { calls.run { handler(object, event) } } else { handler(object, event) }
         }
         subscriptions.withLock { $0[ObjectIdentifier(event), default: []].append(subscription) }
+        scope?.record(token)
         return token
     }
 
@@ -37,6 +55,11 @@ public final class EventBus: Sendable {
 
     /// Delivers `event` synchronously, in subscription order, to every live subscriber of its type.
     public func publish<E: AppEvent>(_ event: E) {
+        if let scope, scope.hold({ [self] in deliver(event) }) { return }
+        deliver(event)
+    }
+
+    private func deliver<E: AppEvent>(_ event: E) {
         let key = ObjectIdentifier(E.self)
         let current = subscriptions.withLock { table in
             table[key]?.removeAll { $0.subscriber.object == nil }

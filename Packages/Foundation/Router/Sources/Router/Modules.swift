@@ -14,6 +14,18 @@ public struct ModuleContext: Sendable {
         self.lifecycle = LifecycleChannel()
     }
 
+    private init(router: Router, settings: [String: String], lifecycle: LifecycleChannel) {
+        self.router = router
+        self.settings = settings
+        self.lifecycle = lifecycle
+    }
+
+    /// This context as a runtime plugin gets it: the router narrowed to `scope`, the same settings and
+    /// lifecycle channel.
+    public func narrowed(to scope: PluginScope) -> ModuleContext {
+        ModuleContext(router: router.narrowed(to: scope), settings: settings, lifecycle: lifecycle)
+    }
+
     /// The router's services.
     public var services: ServiceRegistry { router.services }
     /// The router's event bus.

@@ -10,7 +10,7 @@ public final class Router: Sendable {
     /// The publish/subscribe bus.
     public let events: EventBus
     /// The plugins the App links and which extension point gets which of them.
-    public let plugins = PluginRegistry()
+    public let plugins: PluginRegistry
     /// The caps applied to every URL opened.
     public let limits: RouterLimits
 
@@ -71,13 +71,20 @@ public final class Router: Sendable {
             if entries.isEmpty { entries = routes } else { entries.append(contentsOf: routes) }
         }
 
+        /// The owner of the registered route of `shape`, if any.
+        func owner(ofShape shape: String) -> String? {
+            entries.indices.first { !removed.contains($0) && entries[$0].pattern.shape == shape }.map { entries[$0].owner }
+        }
+
         private static func collision(_ route: RouteRegistration, with other: RouteRegistration) -> RouterError {
             .duplicateRoute(pattern: route.pattern.text, owner: route.owner, existingPattern: other.pattern.text, existingOwner: other.owner)
         }
     }
 
-    let table = Locked(Table())
-    private let publisher = SnapshotPublisher()
+    let table: Locked<Table>
+    private let publisher: SnapshotPublisher
+    /// The bounds of the runtime plugin this router was narrowed for; nil: the App's own router.
+    let scope: PluginScope?
 
     /// Creates an empty router with its own service registry and event bus.
     public init(limits: RouterLimits = .default, interceptorTimeout: Duration = .seconds(5)) {
@@ -85,10 +92,32 @@ public final class Router: Sendable {
         self.interceptorTimeout = interceptorTimeout
         self.services = ServiceRegistry()
         self.events = EventBus()
+        self.plugins = PluginRegistry()
+        self.table = Locked(Table())
+        self.publisher = SnapshotPublisher()
+        self.scope = nil
+    }
+
+    private init(narrowing base: Router, to scope: PluginScope) {
+        limits = base.limits
+        interceptorTimeout = base.interceptorTimeout
+        services = base.services.narrowed(to: scope)
+        events = base.events.narrowed(to: scope)
+        plugins = base.plugins.narrowed(to: scope)
+        table = base.table
+        publisher = base.publisher
+        self.scope = scope
+    }
+
+    /// This router as a runtime plugin gets it: the same routes, services and events, but only what
+    /// `scope` permits may change (``PluginScope``).
+    public func narrowed(to scope: PluginScope) -> Router {
+        Router(narrowing: self, to: scope)
     }
 
     /// Adds a custom parameter type for patterns like `<sku:code>`; register types before routes that use them.
     public func register(parameterType: ParameterType) throws {
+        if let scope { throw scope.breach("add the parameter type '\(parameterType.name)'") }
         try table.withLock { table in
             guard table.types[parameterType.name] == nil else { throw RouterError.duplicateParameterType(parameterType.name) }
             table.types[parameterType.name] = parameterType
@@ -97,7 +126,8 @@ public final class Router: Sendable {
 
     /// Registers `pattern` for `owner`; a pattern of the same shape already registered is an error naming both.
     public func register(_ pattern: String, owner: String, options: RouteOptions = RouteOptions(), handler: @escaping RouteHandler) throws {
-        let entry = RouteRegistration(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
+        var entry = RouteRegistration(pattern: try RoutePattern(parsing: pattern), owner: owner, options: options, handler: handler)
+        if let scope { entry = try scope.permit(entry) }
         try changeRoutes { table in try table.add(entry) }
     }
 
@@ -115,6 +145,7 @@ public final class Router: Sendable {
     /// The way to register a module's routes, and the fast way to build a large table: one lock,
     /// room made for every route at once, and the first routes of a table kept in the array given.
     public func register(_ routes: [RouteRegistration]) throws {
+        let routes = try scope.map { scope in try routes.map { try scope.permit($0) } } ?? routes
         try changeRoutes { table in
             table.trie.reserveCapacity(forAdding: routes.count)
             try table.add(routes)
@@ -125,7 +156,10 @@ public final class Router: Sendable {
     @discardableResult
     public func unregister(_ pattern: String) throws -> Bool {
         let parsed = try RoutePattern(parsing: pattern)
-        return changeRoutes { table in
+        return try changeRoutes { table in
+            if let scope, let owner = table.owner(ofShape: parsed.shape), owner != scope.owner {
+                throw scope.breach("unregister \(pattern), which '\(owner)' owns")
+            }
             guard let id = table.trie.remove(parsed) else { return false }
             table.removed.insert(id)
             return true
@@ -135,7 +169,11 @@ public final class Router: Sendable {
     /// Removes every route `owner` registered (a module that is disabled); returns them as they were.
     @discardableResult
     public func unregisterAll(owner: String) -> [RouteDescription] {
-        changeRoutes { table in
+        if let scope, owner != scope.owner {
+            scope.breach("unregister the routes of '\(owner)'")
+            return []
+        }
+        return changeRoutes { table in
             var removed: [RouteDescription] = []
             for (id, entry) in table.entries.enumerated() where entry.owner == owner && !table.removed.contains(id) {
                 guard table.trie.remove(entry.pattern) != nil else { continue }
@@ -148,16 +186,25 @@ public final class Router: Sendable {
 
     /// Sets what opens a well-formed URL that no route matches.
     public func setFallback(_ handler: RouteHandler?) {
+        if let scope {
+            scope.breach("set the fallback")
+            return
+        }
         table.withLock { $0.fallback = handler }
     }
 
     /// Sets what opens `http` and `https` URLs: the web container.
     public func setWebContainer(_ handler: RouteHandler?) {
+        if let scope {
+            scope.breach("set the web container")
+            return
+        }
         table.withLock { $0.webContainer = handler }
     }
 
     /// Adds an interceptor; its priority must be unique.
     public func addInterceptor(_ interceptor: any RouteInterceptor) throws {
+        if let scope { throw scope.breach("add the interceptor '\(interceptor.name)'") }
         try table.withLock { table in
             if let existing = table.interceptors.first(where: { $0.priority == interceptor.priority }) {
                 throw RouterError.duplicateInterceptorPriority(interceptor.priority, name: interceptor.name, existing: existing.name)
@@ -169,17 +216,29 @@ public final class Router: Sendable {
 
     /// Replaces the degrade table (which routes go to an H5 page or another route instead).
     public func setDegradeTable(_ degrade: DegradeTable) {
+        if let scope {
+            scope.breach("replace the degrade table")
+            return
+        }
         table.withLock { $0.degrade = degrade }
     }
 
     /// Allows routes of `schemes` only (the app's own; `http` and `https` stay the web container's): a
     /// registration of any other scheme is refused. Nil allows any (the default, for tests and demos).
     public func setAllowedSchemes(_ schemes: Set<String>?) {
+        if let scope {
+            scope.breach("set the schemes routes may use")
+            return
+        }
         table.withLock { $0.schemes = schemes.map { Set($0.map { $0.lowercased() }) } }
     }
 
     /// Sets who hears what went past the routes: misses, degraded routes, refused links, unknown services.
     public func setObserver(_ observer: (@Sendable (RoutingEvent) -> Void)?) {
+        if let scope {
+            scope.breach("set the routing observer")
+            return
+        }
         table.withLock { $0.observer = observer }
         if let observer {
             services.setObserver { service in observer(.unknownService(service)) }
@@ -195,6 +254,10 @@ public final class Router: Sendable {
 
     /// Sets what checks the signature of links from outside the app; without one, they are all refused.
     public func setExternalLinkVerifier(_ verifier: (any ExternalLinkVerifier)?) {
+        if let scope {
+            scope.breach("set the external link verifier")
+            return
+        }
         table.withLock { $0.verifier = verifier }
     }
 

@@ -56,6 +56,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let notPublic = Code("notPublic")
         /// An external link without a valid signature.
         public static let badLinkSignature = Code("badLinkSignature")
+        /// A runtime plugin tried something beyond the bounds of its manifest.
+        public static let outsidePluginScope = Code("outsidePluginScope")
     }
 
     /// The kind of refusal.
@@ -211,6 +213,15 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
             .schemeNotAllowed,
             "Route '\(pattern)' of '\(owner)' uses a scheme this app does not route (it routes \(allowed.map { "\($0)://" }.joined(separator: ", "))); "
                 + "web pages open in the web container, and app routes use the app's scheme.")
+    }
+
+    /// A runtime plugin tried `action`, which is beyond its bounds (`late`: after its load finished).
+    public static func outsidePluginScope(plugin: String, action: String, late: Bool) -> RouterError {
+        let rule =
+            late
+            ? "a runtime plugin registers while it loads, never later"
+            : "a runtime plugin registers only what its manifest declares, as itself, and changes nothing else of the App's router"
+        return RouterError(.outsidePluginScope, "Runtime plugin '\(plugin)' may not \(action): \(rule).")
     }
 
     /// A module that is disabled.

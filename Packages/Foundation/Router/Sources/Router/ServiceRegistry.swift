@@ -22,10 +22,26 @@ public final class ServiceRegistry: Sendable {
         var observer: (@Sendable (String) -> Void)?
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
+    /// The bounds of the runtime plugin this registry was narrowed for; nil: the registry itself.
+    private let pluginScope: PluginScope?
 
     /// Creates an empty registry.
-    public init() {}
+    public init() {
+        state = Locked(State())
+        pluginScope = nil
+    }
+
+    private init(narrowing base: ServiceRegistry, to scope: PluginScope) {
+        state = base.state
+        pluginScope = scope
+    }
+
+    /// This registry as a runtime plugin gets it: it provides services as itself while it loads, and
+    /// removes only its own (``PluginScope``).
+    public func narrowed(to scope: PluginScope) -> ServiceRegistry {
+        ServiceRegistry(narrowing: self, to: scope)
+    }
 
     /// Registers `factory` as the provider of `service`; a second provider is an error naming both owners.
     public func register<Service: Sendable>(
@@ -34,6 +50,12 @@ public final class ServiceRegistry: Sendable {
     ) throws {
         let key = ObjectIdentifier(service)
         let name = "\(service)"
+        var factory = factory
+        if let pluginScope {
+            try pluginScope.permitRegistration(of: "the service \(name)", owner: owner)
+            let make = factory
+            factory = { resolver in try pluginScope.calls.run { try make(resolver) } }
+        }
         try state.withLock { state in
             if let existing = state.registrations[key] {
                 throw RouterError.duplicateService(service: name, owner: owner, existingOwner: existing.owner)
@@ -49,13 +71,21 @@ public final class ServiceRegistry: Sendable {
 
     /// Sets who hears of a service asked for that nobody provides.
     public func setObserver(_ observer: (@Sendable (String) -> Void)?) {
+        if let pluginScope {
+            pluginScope.breach("set the services' observer")
+            return
+        }
         state.withLock { $0.observer = observer }
     }
 
     /// Removes every service `owner` provides (a module that is disabled); returns their names.
     @discardableResult
     public func unregisterAll(owner: String) -> [String] {
-        state.withLock { state in
+        if let pluginScope, owner != pluginScope.owner {
+            pluginScope.breach("remove the services of '\(owner)'")
+            return []
+        }
+        return state.withLock { state in
             let keys = state.registrations.filter { $0.value.owner == owner }.map(\.key)
             for key in keys { state.instances[key] = nil }
             return keys.compactMap { state.registrations.removeValue(forKey: $0)?.name }.sorted()

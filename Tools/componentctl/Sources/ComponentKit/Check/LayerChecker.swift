@@ -36,6 +36,7 @@ public struct LayerChecker: Sendable {
         findings += RootPackageCheck(analysis: analysis).findings()
         findings += InterfaceBehaviourCheck(analysis: analysis).findings()
         findings += RouteSchemeCheck(analysis: analysis).findings()
+        findings += PluginRouteOverlapCheck(analysis: analysis).findings()
         return findings.sorted()
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The shape of a route pattern, as the router computes it for its collision check (`RoutePattern.shape`):
 /// capture names erased, the scheme and host lower-cased, the host and literal segments percent-decoded,
 /// empty segments (a trailing slash, doubled slashes) dropped. Two patterns of one shape collide.
@@ -20,6 +22,50 @@ public enum RouteShape {
             return decoded(part)
         }
         return ([pattern[..<separator.lowerBound].lowercased() + ":/", host] + path).joined(separator: "/")
+    }
+
+    /// Whether some URL matches both patterns, by the router's rule (`RoutePattern.overlaps`): the same
+    /// scheme and host, and segment by segment equal literals, a literal a typed parameter accepts (the
+    /// built-in `int` and `uuid` are checked; another type may accept anything), any segment for a
+    /// parameter, and one or more segments for a trailing wildcard.
+    public static func overlaps(_ first: String, _ second: String) -> Bool {
+        guard let mine = Parts(first), let theirs = Parts(second), mine.scheme == theirs.scheme, mine.host == theirs.host else { return false }
+        for (left, right) in zip(mine.segments, theirs.segments) {
+            if left.hasPrefix("*") || right.hasPrefix("*") { return true }
+            guard accepts(left, right) && accepts(right, left) else { return false }
+        }
+        return mine.segments.count == theirs.segments.count
+    }
+
+    /// Whether a URL segment `literal` can be matched by `segment` (when `literal` is literal).
+    private static func accepts(_ segment: String, _ literal: String) -> Bool {
+        guard !isCapture(literal) else { return true }
+        if segment.hasPrefix(":") { return true }
+        if segment.hasPrefix("<"), let colon = segment.firstIndex(of: ":") {
+            switch segment[segment.index(after: segment.startIndex)..<colon] {
+            case "int": return Int(literal) != nil
+            case "uuid": return UUID(uuidString: literal) != nil
+            default: return true
+            }
+        }
+        return segment == literal
+    }
+
+    private static func isCapture(_ segment: String) -> Bool { segment.first.map { ":<*".contains($0) } ?? false }
+
+    /// A pattern's scheme and host (lower case) and its non-empty segments, literals decoded.
+    private struct Parts {
+        var scheme: String
+        var host: String
+        var segments: [String]
+
+        init?(_ pattern: String) {
+            guard let separator = pattern.range(of: "://") else { return nil }
+            let parts = pattern[separator.upperBound...].split(separator: "/", omittingEmptySubsequences: false)
+            scheme = pattern[..<separator.lowerBound].lowercased()
+            host = RouteShape.decoded(parts.first ?? "").lowercased()
+            segments = parts.dropFirst().filter { !$0.isEmpty }.map { RouteShape.isCapture(String($0)) ? String($0) : RouteShape.decoded($0) }
+        }
     }
 
     /// What makes `pattern` no route pattern the App's router accepts, or nil: the router's rules as far

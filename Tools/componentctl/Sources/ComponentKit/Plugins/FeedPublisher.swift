@@ -45,6 +45,7 @@ public enum FeedPublisher {
                     "\(archive.lastPathComponent): \(manifest.id) \(manifest.version) is already in \(earlier) with other bytes; nothing was published. "
                         + "A published version never changes (Apps may have it): release a new version and publish that.", status: .usage)
             }
+            try refuseOverlaps(manifest, in: index)
             index.plugins[manifest.id, default: []].append(release)
             added.append((relative, data, manifest))
         }
@@ -76,6 +77,22 @@ public enum FeedPublisher {
     }
 
     /// The archive at `archive`, read and verified against `keys`.
+    /// Refuses `manifest` when one of its routes matches a URL that a route of another plugin in `index`
+    /// matches: the App would refuse whichever of the two loads second.
+    private static func refuseOverlaps(_ manifest: PluginManifest, in index: FeedIndex) throws {
+        for (id, releases) in index.plugins.sorted(by: { $0.key < $1.key }) where id != manifest.id {
+            for release in releases {
+                for route in manifest.routes {
+                    guard let other = release.manifest.routes.first(where: { RouteShape.overlaps(route, $0) }) else { continue }
+                    throw ToolError(
+                        "\(manifest.id) \(manifest.version) is not published: its route '\(route)' matches URLs that '\(other)' of \(id) \(release.version) "
+                            + "in the feed matches, so an App could load only one of them. Give one plugin routes of its own and release it again.",
+                        status: .findings)
+                }
+            }
+        }
+    }
+
     private static func verifiedArchive(_ archive: URL, keys: TrustedKeys) throws -> (URL, Data, VerifiedPlugin) {
         guard FileStatus.isRegularFile(archive), let data = FileManager.default.contents(atPath: archive.path) else {
             throw ToolError(

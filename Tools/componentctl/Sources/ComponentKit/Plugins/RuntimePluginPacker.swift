@@ -52,6 +52,22 @@ public enum RuntimePluginPacker {
                     "\(plan.release.tag) contributes nothing: it defines no PluginDefinition with a literal id and registers no route.", status: .usage)
             }
 
+            if let (route, problem) = sources.routes.lazy.compactMap({ route in RouteShape.problem(of: route).map { (route, $0) } }).first {
+                throw ToolError(
+                    "\(plan.release.tag) registers '\(route)', which is no route pattern the App accepts: \(problem). "
+                        + "Fix the pattern and release it again.", status: .findings)
+            }
+            let others = PluginRouteOverlapCheck.routes(in: WorkspaceAnalysis.analyze(workspace))
+            let overlaps = sources.routes.compactMap { route in
+                PluginRouteOverlapCheck.overlap(of: route, plugin: name, with: others).map { PluginRouteOverlapCheck.message(route, plugin: name, other: $0) }
+            }
+            guard overlaps.isEmpty else {
+                throw ToolError(
+                    "\(plan.release.tag) cannot be packed: " + overlaps.joined(separator: "; ")
+                        + ". Give the plugin's routes URLs of their own (a host or first segment no other component uses) and release it again.",
+                    status: .findings)
+            }
+
             let scratch = workspace.root.appendingPathComponent(scratchFolder)
             let swift = try Toolchain.current()
             report("Building \(product) of \(plan.release.tag) (release)...\n")

@@ -75,4 +75,25 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
 /// loaded, or -2 when the ID is longer than `capacity`.
 int plugin_host_loaded_build_id(const char *suffix, unsigned char *id, int capacity);
 
+/// A run's ledger of calls into one plugin: a small file mapped shared, so what it says outlives a crash
+/// of the process (the kernel keeps the written page). Slots: calls in progress, whether a call after the
+/// plugin's load returned, whether its load finished.
+typedef struct PluginCallLedger {
+    long long calls_in_progress;
+    long long ran_after_load;
+    long long loaded;
+} PluginCallLedger;
+
+/// Creates (or opens) the ledger file at `path` and maps it; NULL with errno set when it cannot.
+PluginCallLedger *plugin_call_ledger_map(const char *path);
+
+/// Marks the start of a call into the plugin.
+void plugin_call_ledger_enter(PluginCallLedger *ledger);
+
+/// Marks the end of a call into the plugin; after its load, it also records that its code ran.
+void plugin_call_ledger_leave(PluginCallLedger *ledger);
+
+/// Marks the plugin's load finished: calls from now on are its own code running.
+void plugin_call_ledger_loaded(PluginCallLedger *ledger);
+
 #endif

@@ -8,6 +8,8 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
         public let id: String
         /// The plugin.
         public let plugin: Point.Plugin
+        /// Marks around calls into a runtime plugin.
+        let calls: PluginCalls?
     }
 
     /// This container's bus: what its plugins and its host publish reaches no other container and not
@@ -28,13 +30,18 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
         var failures: [PluginFailure] = []
         for (declaration, entry) in enabled {
             let context = PluginContext(
-                plugin: entry.id, point: Point.id, settings: PluginSettings(declaration.settings), events: events, router: router)
+                plugin: entry.id, point: Point.id, settings: PluginSettings(declaration.settings),
+                events: entry.scope.map { events.narrowed(to: $0) } ?? events, router: entry.scope.map { router.narrowed(to: $0) } ?? router)
+            let calls = entry.scope?.calls ?? PluginCalls()
             do {
-                guard let plugin = try entry.make(context) as? Point.Plugin else {
-                    throw PluginTypeMismatch(plugin: entry.id, expected: "\(Point.Plugin.self)")
+                let plugin = try calls.run {
+                    guard let plugin = try entry.make(context) as? Point.Plugin else {
+                        throw PluginTypeMismatch(plugin: entry.id, expected: "\(Point.Plugin.self)")
+                    }
+                    try (plugin as? any ContainerPlugin)?.attach(context)
+                    return plugin
                 }
-                try (plugin as? any ContainerPlugin)?.attach(context)
-                members.append(Member(id: entry.id, plugin: plugin))
+                members.append(Member(id: entry.id, plugin: plugin, calls: entry.scope?.calls))
             } catch {
                 failures.append(PluginFailure(plugin: entry.id, point: Point.id, stage: "attaching", reason: "\(error)"))
             }
@@ -54,7 +61,9 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
         result.reserveCapacity(members.count)
         for member in members {
             do {
-                if let contribution = try await contribute(member.plugin) { result.append(contribution) }
+                let contribution =
+                    if let calls = member.calls { try await calls.run { try await contribute(member.plugin) } } else { try await contribute(member.plugin) }
+                if let contribution { result.append(contribution) }
             } catch {
                 let failure = PluginFailure(plugin: member.id, point: Point.id, stage: "contributing", reason: "\(error)")
                 state.withLock { $0.failures.append(failure) }
@@ -66,12 +75,12 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
 
     /// Tells every plugin the container is about to be shown.
     public func appear() async {
-        for index in members.indices { await lifecycle(of: index)?.containerWillAppear() }
+        for index in members.indices { await marked(index) { await lifecycle(of: index)?.containerWillAppear() } }
     }
 
     /// Tells every plugin the container is no longer shown.
     public func disappear() async {
-        for index in members.indices { await lifecycle(of: index)?.containerDidDisappear() }
+        for index in members.indices { await marked(index) { await lifecycle(of: index)?.containerDidDisappear() } }
     }
 
     /// Detaches every plugin, last first, once; the container is done after it.
@@ -81,7 +90,12 @@ public final class PluginContainer<Point: ExtensionPoint>: Sendable {
             return !state.detached
         }
         guard first else { return }
-        for index in members.indices.reversed() { lifecycle(of: index)?.detach() }
+        for index in members.indices.reversed() { (members[index].calls ?? PluginCalls()).run { lifecycle(of: index)?.detach() } }
+    }
+
+    /// Runs `body` inside the call marks of the plugin at `index`, if it has any.
+    private func marked(_ index: Int, _ body: () async -> Void) async {
+        if let calls = members[index].calls { await calls.run(body) } else { await body() }
     }
 
     /// The lifecycle hooks of the plugin at `index`. Casting the stored value in place: a loop over

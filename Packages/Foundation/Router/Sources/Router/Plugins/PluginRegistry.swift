@@ -9,6 +9,8 @@ public final class PluginRegistry: Sendable {
         var schema: PluginSchema
         var make: @Sendable (PluginContext) throws -> any Sendable
         var register: @Sendable (ModuleContext) throws -> Void
+        /// The bounds of a runtime plugin: what its contexts get is narrowed to them, and calls into it are marked.
+        var scope: PluginScope?
     }
 
     private struct State: Sendable {
@@ -23,15 +25,31 @@ public final class PluginRegistry: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
+    /// The bounds of the runtime plugin this registry was narrowed for; nil: the registry itself.
+    private let scope: PluginScope?
 
     /// Creates a registry with no plugins.
-    public init() {}
+    public init() {
+        state = Locked(State())
+        scope = nil
+    }
+
+    private init(narrowing base: PluginRegistry, to scope: PluginScope) {
+        state = base.state
+        self.scope = scope
+    }
+
+    /// This registry as a runtime plugin gets it: it may read it and make containers, never change it.
+    public func narrowed(to scope: PluginScope) -> PluginRegistry {
+        PluginRegistry(narrowing: self, to: scope)
+    }
 
     /// Takes the extension points and plugins the App links and the declaration, after checking that each
     /// entry names a known point and plugin, of that point, once, with settings of the plugin's schema.
     /// Throws every problem at once and installs nothing then.
     public func install(points: [any ExtensionPoint.Type], definitions: [any PluginDefinition.Type], declarations: [PluginDeclaration]) throws {
+        if let scope { throw scope.breach("install the App's plugins") }
         let known = Set(points.map { $0.id })
         var problems: [PluginConfigurationError.Problem] = []
         var entries: [String: Entry] = [:]
@@ -73,20 +91,27 @@ public final class PluginRegistry: Sendable {
         }
     }
 
-    /// Adds a plugin loaded after launch (a runtime plugin): enabled, last at its point, with its settings'
-    /// defaults; containers made from now on include it. Throws when its point is unknown or its id taken.
-    public func add(_ definition: any PluginDefinition.Type, source: String) throws {
-        let entry = Self.entry(definition)
-        let declaration = PluginDeclaration(point: entry.point, plugin: entry.id, source: source)
+    /// Adds plugins loaded after launch (a runtime plugin's), all or none: enabled, last at their point,
+    /// with their settings' defaults; containers made from now on include them, their contexts narrowed
+    /// to `scope`. Throws when a point is unknown or an id taken.
+    public func add(_ definitions: [any PluginDefinition.Type], source: String, scope: PluginScope? = nil) throws {
+        if let current = self.scope { throw current.breach("add plugins to the App's registry") }
         try state.withLock { state in
-            var problems = Self.check(declaration, known: state.points, entries: [entry.id: entry])
-            if state.entries[entry.id] != nil {
-                problems.append(.init(source: source, message: "plugin '\(entry.id)' is already installed", fix: "give the plugin another id"))
+            var added = state
+            for definition in definitions {
+                var entry = Self.entry(definition)
+                entry.scope = scope
+                let declaration = PluginDeclaration(point: entry.point, plugin: entry.id, source: source)
+                var problems = Self.check(declaration, known: added.points, entries: [entry.id: entry])
+                if added.entries[entry.id] != nil {
+                    problems.append(.init(source: source, message: "plugin '\(entry.id)' is already installed", fix: "give the plugin another id"))
+                }
+                guard problems.isEmpty else { throw PluginConfigurationError(problems: problems) }
+                added.entries[entry.id] = entry
+                added.declarations[entry.point, default: []].append(declaration)
+                added.enabled[entry.point, default: []].append((declaration, entry))
             }
-            guard problems.isEmpty else { throw PluginConfigurationError(problems: problems) }
-            state.entries[entry.id] = entry
-            state.declarations[entry.point, default: []].append(declaration)
-            state.enabled[entry.point, default: []].append((declaration, entry))
+            state = added
         }
     }
 
@@ -141,6 +166,10 @@ public final class PluginRegistry: Sendable {
 
     /// Sends plugin failures to `report` instead of standard error.
     public func setFailureReporter(_ report: @escaping @Sendable (PluginFailure) -> Void) {
+        if let scope {
+            scope.breach("set the plugin failure reporter")
+            return
+        }
         state.withLock { $0.report = report }
     }
 

@@ -1,0 +1,131 @@
+import Router
+import Synchronization
+import Testing
+
+private struct Promotion: AppEvent { var title: String }
+
+private final class Listener: Sendable {
+    let heard = Mutex<[String]>([])
+}
+
+private struct Spy: RouteInterceptor {
+    var name: String { "spy" }
+    var priority: Int { 1 }
+    var scope: InterceptorScope { .all }
+    func intercept(_ request: RouteRequest, _ decision: InterceptorDecision) async { decision.proceed() }
+}
+
+/// An App's router with the User module's sign-in route, and a plugin scope declaring `patterns`.
+private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"]) throws -> (app: Router, plugin: Router, scope: PluginScope) {
+    let app = Router()
+    try app.register("shop://user/login/:userID", owner: "user") { _ in "sign-in" }
+    let scope = try PluginScope(owner: "campaign", patterns: patterns)
+    return (app, app.narrowed(to: scope), scope)
+}
+
+@Test func aNarrowedRouterRegistersOnlyTheDeclaredPatternsAsThePlugin() throws {
+    let (app, plugin, scope) = try appRouter()
+    try plugin.register("shop://campaign/:campaign", owner: "campaign") { _ in "page" }
+    #expect(app.routes.map(\.pattern).contains("shop://campaign/:campaign"), "one shape as declared: the capture name does not matter")
+    let undeclared = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/:name/more", owner: "campaign") { _ in nil } }
+    #expect(undeclared?.code == .outsidePluginScope)
+    #expect(undeclared?.description.contains("which its manifest does not declare") == true)
+    let foreign = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/other", owner: "user") { _ in nil } }
+    #expect(foreign?.description.contains("for 'user'") == true)
+    #expect(scope.breaches.count == 2)
+}
+
+@Test func aNarrowedRouterNeverTakesWhatTheAppOwns() throws {
+    let (app, plugin, scope) = try appRouter()
+    let unregister = #expect(throws: RouterError.self) { try plugin.unregister("shop://user/login/:userID") }
+    #expect(unregister?.description.contains("which 'user' owns") == true)
+    #expect(plugin.unregisterAll(owner: "user").isEmpty)
+    #expect(throws: RouterError.self) { try plugin.addInterceptor(Spy()) }
+    plugin.setFallback { _ in "mine" }
+    plugin.setWebContainer { _ in "mine" }
+    plugin.setAllowedSchemes(["evil"])
+    plugin.setDegradeTable(DegradeTable())
+    plugin.setObserver { _ in }
+    #expect(throws: RouterError.self) { try plugin.register(parameterType: ParameterType(name: "any") { _ in true }) }
+    #expect(plugin.services.unregisterAll(owner: "user").isEmpty)
+    #expect(throws: RouterError.self) { try plugin.plugins.install(points: [], definitions: [], declarations: []) }
+    #expect(app.routes.map(\.owner) == ["user"], "the sign-in route is still the User module's")
+    #expect(app.canOpen("shop://user/login/alice"))
+    #expect(
+        scope.breaches == [
+            "unregister shop://user/login/:userID, which 'user' owns", "unregister the routes of 'user'", "add the interceptor 'spy'",
+            "set the fallback", "set the web container", "set the schemes routes may use", "replace the degrade table", "set the routing observer",
+            "add the parameter type 'any'", "remove the services of 'user'", "install the App's plugins",
+        ])
+}
+
+@Test func aRegistrationAfterTheLoadIsRefusedAndReported() throws {
+    let (app, plugin, scope) = try appRouter()
+    let reported = Mutex<[String]>([])
+    scope.accept { action in reported.withLock { $0.append(action) } }
+    let late = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/:name", owner: "campaign") { _ in nil } }
+    #expect(late?.description.contains("registers while it loads, never later") == true)
+    #expect(throws: RouterError.self) { try plugin.services.register(String.self, owner: "campaign", instance: "late") }
+    #expect(
+        reported.withLock { $0 } == ["register the route shop://campaign/:name after its load finished", "register the service String after its load finished"])
+    #expect(app.routes.count == 1)
+}
+
+@Test func eventsAPluginPublishesWhileLoadingWaitForItsLoadToBeAccepted() throws {
+    let (app, plugin, scope) = try appRouter()
+    let home = Listener()
+    app.events.subscribe(home, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
+    plugin.events.publish(Promotion(title: "Winter sale"))
+    #expect(home.heard.withLock { $0 }.isEmpty, "held while the plugin loads")
+    scope.accept { _ in }
+    #expect(home.heard.withLock { $0 } == ["Winter sale"])
+    plugin.events.publish(Promotion(title: "later"))
+    #expect(home.heard.withLock { $0 } == ["Winter sale", "later"], "after the load, at once")
+}
+
+@Test func aRefusedLoadDropsItsEventsAndItsSubscriptions() throws {
+    let (app, plugin, scope) = try appRouter()
+    let home = Listener(), spy = Listener()
+    app.events.subscribe(home, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
+    plugin.events.subscribe(spy, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
+    plugin.events.publish(Promotion(title: "Winter sale"))
+    scope.discard(on: app.events)
+    app.events.publish(Promotion(title: "from the App"))
+    #expect(home.heard.withLock { $0 } == ["from the App"], "the refused plugin's promotion never arrives")
+    #expect(spy.heard.withLock { $0 }.isEmpty, "its subscription ended")
+}
+
+@Test func callsIntoThePluginRunInsideItsMarks() async throws {
+    let marks = Mutex<[String]>([])
+    let calls = PluginCalls(enter: { marks.withLock { $0.append("enter") } }, leave: { marks.withLock { $0.append("leave") } })
+    let app = Router()
+    let scope = try PluginScope(owner: "campaign", patterns: ["shop://campaign/:name"], calls: calls)
+    try app.narrowed(to: scope).register("shop://campaign/:name", owner: "campaign") { _ in
+        marks.withLock { $0.append("page") }
+        return "page"
+    }
+    _ = try await app.open("shop://campaign/winter")
+    #expect(marks.withLock { $0 } == ["enter", "page", "leave"])
+}
+
+@Test(arguments: [
+    ("shop://user/login/alice", "shop://user/login/:userID", true),
+    ("shop://user/:a/:b", "shop://user/login/:userID", true),
+    ("shop://USER/login/alice", "shop://user/login/:userID", true),
+    ("shop://user/*rest", "shop://user/login/:userID", true),
+    ("shop://user/*rest", "shop://user", false),
+    ("shop://user/login", "shop://user/login/:userID", false),
+    ("shop://user/logout/:id", "shop://user/login/:userID", false),
+    ("shop://product/specials", "shop://product/<int:id>", false),
+    ("shop://product/42", "shop://product/<int:id>", true),
+    ("shop://product/<uuid:id>", "shop://product/<int:id>", true),
+    ("other://user/login/alice", "shop://user/login/:userID", false),
+    ("shop://campaign/:name", "shop://user/login/:userID", false),
+])
+func patternsOverlapWhenSomeURLMatchesBoth(_ first: String, _ second: String, _ overlap: Bool) throws {
+    let router = Router()
+    try router.register(second, owner: "app") { _ in nil }
+    #expect((router.overlappingRoute(try RoutePattern(parsing: first)) != nil) == overlap)
+    let accepts = { (type: String, literal: String) in ParameterType.builtIn.first { $0.name == type }?.matches(literal) ?? true }
+    #expect(try RoutePattern(parsing: second).overlaps(try RoutePattern(parsing: first), accepts: accepts) == overlap, "either way round")
+}
