@@ -184,6 +184,11 @@ public struct AppRunner: Sendable {
         }
         let announced = app.modules.announcedEvents.map(\.name)
         if !announced.isEmpty { lines.append("The app's own events: \(announced.joined(separator: ", "))") }
+        if let plugins = try? app.runtimePlugins?.runStatus(), !plugins.isEmpty {
+            let width = (plugins.map(\.id.count).max() ?? 0) + 2
+            lines.append("Runtime plugins:")
+            lines += plugins.map { "  " + $0.id.padding(toLength: width, withPad: " ", startingAt: 0) + $0.state }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -93,10 +93,13 @@ public struct Bootstrap: Sendable {
         profile.measure("register the modules") { manager.registerAll() }
         // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
         let loaded = profile.measure("load the runtime plugins") { runtimePlugins?.loadInstalled(into: router, settings: environment) ?? [] }
-        do {
-            try manager.adopt(loaded)
-        } catch {
-            logger.warning("runtime plugin modules hear no lifecycle events: \(error)")
+        // One by one: a module the manager refuses leaves the others hearing their events.
+        for module in loaded {
+            do {
+                try manager.adopt([module])
+            } catch {
+                logger.warning("runtime plugin module \(module.name) hears no lifecycle events: \(error)")
+            }
         }
         for rule in settings.degradeTable.unmatchedRules(among: router.routes) {
             logger.warning("degrade rule matches no route", metadata: ["pattern": "\(rule.pattern)", "source": "\(settings.degradeSource)"])
@@ -119,10 +122,14 @@ public struct Bootstrap: Sendable {
     }
 
     /// The screen `url` opens. A module disabled while its screen was opening (its launch work failed
-    /// meanwhile) shows "temporarily unavailable", as its routes do from then on.
+    /// meanwhile) shows "temporarily unavailable", as its routes do from then on; so does a screen (of a
+    /// runtime plugin, say) that needs a service of a module that is disabled.
     func screen(_ url: String, origin: RouteOrigin = .inApp, signatureChecked: Bool = false) async throws -> Screen {
         do {
             return try await router.open(url, as: Screen.self, origin: origin, signatureChecked: signatureChecked)
+        } catch let error as RouterError where error.code == .unknownService || error.code == .moduleDisabled {
+            guard let owner = (try? router.lookup(url))?.owner, modules.statuses.contains(where: { $0.state != .running }) else { throw error }
+            return ShellScreens.unavailable(url, module: owner)
         } catch  where !(error is RouterError) {
             guard let owner = (try? router.lookup(url))?.owner, isDisabled(owner) else { throw error }
             return ShellScreens.unavailable(url, module: owner)

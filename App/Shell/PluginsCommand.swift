@@ -34,7 +34,10 @@ struct PluginsCommand {
                 }
                 for plugin in installed {
                     var line = "\(plugin.id) \(plugin.current ?? "(none loads)")"
-                    if let pending = plugin.pending { line += ", update to \(pending) loads at the next start" }
+                    if let pending = plugin.pending {
+                        let back = PluginVersion(pending).flatMap { pending in plugin.current.flatMap(PluginVersion.init).map { pending < $0 } } ?? false
+                        line += back ? ", back to \(pending) at the next start" : ", update to \(pending) loads at the next start"
+                    }
                     if plugin.held { line += ", held (installed by version; 'App plugins update \(plugin.id)' moves it)" }
                     if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
                     runner.output(line + "\n")

@@ -112,6 +112,11 @@ enum AppRuntimePlugins {
                 var match: RuntimePluginManager.FeedMatch?
                 do {
                     match = try await manager.feedPlugin(opening: url)
+                } catch let unfit as RuntimePluginManager.NoFittingVersion {
+                    var screen = Screen(title: "Plugin not installed")
+                    screen.text("'\(url)' cannot open: \(unfit). It needs a newer App, or a release of the plugin built for this one.")
+                    screen.link("Home", "shop://home")
+                    return screen
                 } catch {
                     manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
                 }

@@ -11,6 +11,7 @@ import Testing
         "shop://h/Literal/Case", "shop://h/caf%c3%a9", "shop://h/plus+sign", "shop://h/%zz", "shop://h",
         "shop://user/login/:userID", "shop://user/login/alice", "shop://user/*rest", "shop://user", "shop://product/42",
         "shop://product/specials", "shop://h/8c5d3c4e-3f8a-4d2b-9a57-0d0c3e4f5a6b/reviews", "shop://x/:a/:b/c", "other://user/login/:id",
+        "shop://user/login/%3Ax", "shop://CAF%C3%89/menu", "shop://caf%c3%a9/menu/:item",
     ]
 
     @Test func theToolAndTheRouterAgreeOnEveryShape() throws {

@@ -25,8 +25,11 @@ struct RuntimePluginBoundsTests {
     }
 
     @Test(arguments: [
-        (RuntimePluginFixture.Attack.takeover, "tried to unregister shop://user/login/:userID, which 'user' owns"),
-        (RuntimePluginFixture.Attack.interceptor, "tried to add the interceptor 'campaign-spy'"),
+        (RuntimePluginFixture.Attack.takeover, "it tried to unregister shop://user/login/:userID, which 'user' owns"),
+        (RuntimePluginFixture.Attack.interceptor, "it tried to add the interceptor 'campaign-spy'"),
+        (RuntimePluginFixture.Attack.service, "it tried to provide the service CampaignSpy"),
+        (RuntimePluginFixture.Attack.openURL, "its module handles open-url, which would let it claim or rewrite what the App receives"),
+        (RuntimePluginFixture.Attack.moduleName, "its module is named 'user', not 'campaign'"),
     ])
     func aPluginThatReachesBeyondItsManifestIsRefusedAndUndoneWhole(attack: RuntimePluginFixture.Attack, breach: String) throws {
         let feed = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
@@ -35,7 +38,7 @@ struct RuntimePluginBoundsTests {
         let app = try app(installing: ["1.5.0"], attack: attack, server: server, feed: feed)
         let home = try app.run(["open", "shop://home"])
         #expect(home.status == 0)
-        #expect(home.error.contains("plugin campaign 1.5.0 failed to load and is marked bad: it \(breach)"), "\(home.error)")
+        #expect(home.error.contains("plugin campaign 1.5.0 failed to load and is marked bad: \(breach)"), "\(home.error)")
         #expect(!home.output.contains("15% off"), "the promotion it published while loading never reaches the home screen")
         let signIn = try app.run(["open", "shop://user/login/alice"])
         #expect(!signIn.output.contains("stolen sign-in"))
@@ -50,12 +53,13 @@ struct RuntimePluginBoundsTests {
         let server = try FeedServer(feed)
         defer { server.stop() }
         let app = try app(installing: ["1.5.0"], attack: .late, server: server, feed: feed)
-        let session = try app.run([], input: "shop://campaign/winter\nshop://cart/free\nshop://campaign/winter\nquit\n")
+        let session = try app.run([], input: "shop://campaign/winter\nshop://cart/free\nshop://product/1\nquit\n")
         #expect(
             session.error.contains(
                 "plugin campaign 1.5.0 tried to register the route shop://cart/free after its load finished; it is turned off and marked bad"),
             "\(session.error)")
         #expect(session.output.contains("Page not found"), "the late route was never registered: \(session.output)")
+        #expect(!session.output.contains("15% off:"), "turned off: its section is gone from the product page")
         #expect(try app.run(["plugins", "list"]).output.contains("marked bad: 1.5.0"))
     }
 
@@ -110,6 +114,7 @@ struct RuntimePluginBoundsTests {
         #expect(try app.run(["open", "shop://home"]).output.contains("15% off everything"))
         let versions = app.dataDirectory.appendingPathComponent("plugins/versions/campaign")
         #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).sorted() == ["1.0.0", "1.5.0"], "the previous version is kept")
+        #expect(try app.run(["status"]).output.contains("campaign  loaded 1.5.0, on trial until its code runs to a clean exit"))
 
         app.environment["CAMPAIGN_ATTACK"] = RuntimePluginFixture.Attack.crashPage.rawValue
         for _ in 1...2 { #expect(try app.run(["open", "shop://campaign/winter"]).status != 0, "the campaign page crashes the App") }
@@ -118,6 +123,23 @@ struct RuntimePluginBoundsTests {
         #expect(recovered.error.contains("plugin campaign 1.5.0 crashed the App twice inside its own code"), "\(recovered.error)")
         #expect(recovered.output.contains("10% off everything"), "the version it replaced loads again")
         #expect(try app.run(["plugins", "list"]).output == "campaign 1.0.0, marked bad: 1.5.0\n")
+        #expect(try app.run(["status"]).output.contains("campaign  loaded 1.0.0; marked bad: 1.5.0"))
+    }
+
+    @Test func aCrashInThePluginsModuleCountsAgainstIt() throws {
+        let feed = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
+        let server = try FeedServer(feed)
+        defer { server.stop() }
+        var app = try app(installing: ["1.0.0"], server: server, feed: feed)
+        #expect(try app.run(["open", "shop://campaign/winter"]).status == 0)
+        try fixture.publish("1.5.0", to: feed)
+        #expect(try app.run(["plugins", "update", "campaign"]).status == 0)
+        app.environment["CAMPAIGN_ATTACK"] = RuntimePluginFixture.Attack.crashGetter.rawValue
+        for _ in 1...2 { #expect(try app.run(["open", "shop://home"]).status != 0, "the App reads the module's priority at every start") }
+        let recovered = try app.run(["open", "shop://home"])
+        #expect(recovered.status == 0)
+        #expect(recovered.error.contains("plugin campaign 1.5.0 crashed the App twice inside its own code"), "\(recovered.error)")
+        #expect(recovered.output.contains("10% off everything"))
     }
 
     @Test func runsKilledOutsideThePluginsCodeCountForNothing() throws {

@@ -30,6 +30,14 @@ final class RuntimePluginFixture: Sendable {
         case late
         /// Crashes in its page's handler.
         case crashPage = "crash-page"
+        /// While loading, provides a service (no runtime plugin may).
+        case service
+        /// Its module hears the links the App receives (and could claim or rewrite them).
+        case openURL = "open-url"
+        /// Its module is named 'user'.
+        case moduleName = "module-name"
+        /// Its module's priority crashes when the App reads it.
+        case crashGetter = "crash-getter"
     }
 
     private init() throws {
@@ -110,9 +118,11 @@ final class RuntimePluginFixture: Sendable {
                                 try? context.router.register(signIn, owner: "user") { _ in "stolen sign-in" }
                             }
                             if attack == "interceptor" { try? context.router.addInterceptor(CampaignSpy()) }
+                            if attack == "service" { try? context.services.register(CampaignSpy.self, owner: id, instance: CampaignSpy()) }
 
                     """
             )
+            .replacingOccurrences(of: "RuntimePluginExport(definitions:", with: "RuntimePluginExport(module: CampaignModule(), definitions:")
             .replacingOccurrences(
                 of: "{ route, _ in\n",
                 with: """
@@ -123,6 +133,17 @@ final class RuntimePluginFixture: Sendable {
                     """
             )
                 + """
+
+                struct CampaignModule: AppModule {
+                    let attack = getenv("CAMPAIGN_ATTACK").map { String(cString: $0) }
+                    var name: String { attack == "module-name" ? "user" : "campaign" }
+                    var priority: Int {
+                        if attack == "crash-getter" { fatalError("the module's priority crashed") }
+                        return 0
+                    }
+                    var events: Set<LifecycleEvent.Kind> { attack == "open-url" ? [.openURL] : [] }
+                    func register(in context: ModuleContext) throws {}
+                }
 
                 struct CampaignSpy: RouteInterceptor {
                     var name: String { "campaign-spy" }

@@ -76,6 +76,7 @@ struct RuntimePluginRecoveryTests {
 
     @Test(arguments: [
         ("trickle", "the server sends too slowly"), ("html", "not JSON but an HTML page"),
+        ("html-archive", "is an HTML page (57 bytes), not the"), ("redirect-loop", "the server's redirects never reach the file"),
     ])
     func aServerThatTricklesOrAnswersWithAPageIsRefusedWithTheReason(mode: String, reason: String) throws {
         let server = try FeedServer(try fixture.feed(["1.0.0"]), mode: mode)
@@ -84,6 +85,8 @@ struct RuntimePluginRecoveryTests {
         let install = try app.run(["plugins", "install", "campaign"])
         #expect(install.status == 1)
         #expect(install.error.contains(reason), "\(install.error)")
+        // The index and its signature, each asked once (with 5 redirects followed): no retry of what cannot change.
+        #expect(server.requests.count <= 12, "\(server.requests)")
         #expect(try app.run(["plugins", "list"]).output.contains("No runtime plugins are installed"))
     }
 
@@ -98,9 +101,14 @@ struct RuntimePluginRecoveryTests {
 
         let silent = try FeedServer(try fixture.feed(["1.0.0"]), mode: "stall-all")
         defer { silent.stop() }
-        let session = try self.app(feed: silent.url, timeout: 2).run([], input: "shop://typo\nshop://other/typo\nquit\n")
+        let silentApp = try self.app(feed: silent.url, timeout: 2)
+        let session = try silentApp.run([], input: "shop://typo\nshop://other/typo\nquit\n")
         #expect(session.output.components(separatedBy: "Page not found").count == 3)
         #expect(session.error.contains("not asked again for a minute"), "the second link does not wait for a feed that just failed: \(session.error)")
+        let asked = silent.requests.count
+        let later = try silentApp.run(["open", "shop://third/typo"])
+        #expect(later.error.contains("not asked again for a minute"), "a later run remembers the silent feed: \(later.error)")
+        #expect(silent.requests.count == asked)
     }
 
     @Test func commandsThatNeedNothingFromTheFeedDoNotAskIt() throws {

@@ -93,6 +93,31 @@ struct RuntimePluginTests {
         #expect(try app.run(["plugins", "list"]).output.contains("No runtime plugins are installed"))
     }
 
+    @Test func aLinkOfAPluginWithNoFittingVersionSaysWhy() throws {
+        let server = try FeedServer(try fixture.feed(["1.4.0"]))
+        defer { server.stop() }
+        let open = try app(feed: server.url).run(["open", "shop://campaign/winter"])
+        #expect(open.status == 0)
+        #expect(open.output.contains("== Plugin not installed =="), "\(open.output)")
+        #expect(open.output.contains("no version of the plugin 'campaign' in the feed fits this App: 1.4.0 is built against router 1.1.0"))
+    }
+
+    @Test func aPluginWhoseFeatureIsDisabledIsTemporarilyUnavailable() throws {
+        let server = try FeedServer(try fixture.feed(["1.0.0"]))
+        defer { server.stop() }
+        var app = try app(feed: server.url)
+        #expect(try app.run(["plugins", "install", "campaign"]).status == 0)
+        app.environment["SHOP_FAIL_MODULE"] = "product"
+        let open = try app.run(["open", "shop://campaign/winter"])
+        #expect(open.status == 0, "\(open.error)")
+        #expect(open.output.contains("== Temporarily unavailable =="), "the campaign's products come from the disabled product module: \(open.output)")
+    }
+
+    @Test func theLibraryShipsNoPathOfThePackingMachine() throws {
+        let archive = try Data(contentsOf: fixture.archive("1.0.0"))
+        #expect(archive.range(of: Data(fixture.folder.path.utf8)) == nil, "the workspace clone's folder is written as '.'")
+    }
+
     @Test func aPluginBuiltAgainstAnotherHostAPIIsRefusedWithTheReason() throws {
         let server = try FeedServer(try fixture.feed(["1.0.0", "1.4.0"]))
         defer { server.stop() }

@@ -10,6 +10,7 @@ early; Range requests then resume), truncate (every archive response ends early)
 truncate-once, but Range is ignored: the retry gets the whole file again), redirect (every file is
 answered with a 302 to the same path with a query), trickle (archives: a byte every half second),
 html (every file is an HTML error page with status 200, as a misconfigured server or a portal sends),
+html-archive (as html, for archives only), redirect-loop (every request: a 302 to itself),
 stall-all (every request: headers, then silence), 500 (every request), truncate-all (every file ends
 halfway), trickle-all (every file: a byte every 0.3 seconds, never idle long enough to time out).
 """
@@ -48,7 +49,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(60)
             return
-        if mode == "html":
+        if mode == "html" or (mode == "html-archive" and self.path.split("?")[0].endswith(".tar")):
             page = b"<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>"
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -56,7 +57,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(page)
             return
-        if mode == "redirect" and "?" not in self.path:
+        if mode == "redirect-loop" or (mode == "redirect" and "?" not in self.path):
             self.send_response(302)
             self.send_header("Location", self.path + "?moved=1")
             self.send_header("Content-Length", "0")

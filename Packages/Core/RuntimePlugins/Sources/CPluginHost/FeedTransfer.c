@@ -42,6 +42,8 @@ enum {
     CURLINFO_RESPONSE_CODE = 0x200002,
     CURLPROTO_HTTP = 1,
     CURLPROTO_HTTPS = 2,
+    CURLE_UNSUPPORTED_PROTOCOL = 1,
+    CURLE_TOO_MANY_REDIRECTS = 47,
     CURLE_WRITE_ERROR = 23,
     CURLE_HTTP_RETURNED_ERROR = 22,
     CURLE_OPERATION_TIMEDOUT = 28,
@@ -165,6 +167,9 @@ static FeedTransferOutcome outcome(CURLcode code) {
     case CURLE_OPERATION_TIMEDOUT: return FeedTransferOutcomeTimedOut;
     case CURLE_FILESIZE_EXCEEDED: return FeedTransferOutcomeTooLarge;
     case CURLE_WRITE_ERROR: return FeedTransferOutcomeStopped;
+    // Only a redirect can lead off http(s) (the URL asked for is checked first): neither ends otherwise on a retry.
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_TOO_MANY_REDIRECTS: return FeedTransferOutcomeBadRedirect;
     default: return FeedTransferOutcomeFailed;
     }
 }

@@ -99,6 +99,12 @@ public struct FeedClient: Sendable {
                 continue
             }
             guard let expected, sink.written < expected else { return }
+            // A page where the archive should be (a portal, an error page with status 200): no retry brings the archive.
+            if String(decoding: sink.head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<") {
+                throw FeedError(
+                    "\(url.absoluteString) is an HTML page (\(sink.written) bytes), not the \(expected)-byte file the signed index names: "
+                        + "the server answers with a web page there (an error or login page, or a feed URL that names no feed?)")
+            }
             lastError = FeedError("\(path) ended after \(sink.written) of \(expected) bytes")
         }
         throw lastError ?? FeedError("downloading \(url.absoluteString) failed")

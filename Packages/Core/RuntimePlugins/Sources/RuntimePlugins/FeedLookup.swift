@@ -24,6 +24,13 @@ final class FeedLookups: Sendable {
     }
 }
 
+/// A lookup that found the feed silent, kept in the store so the next runs within a minute do not wait again.
+struct LookupFailure: Codable {
+    var feed: String
+    var at: TimeInterval
+    var message: String
+}
+
 /// An index as fetched (its bytes and signature, verified again whenever it is read) and when.
 struct IndexCopy: Codable {
     var feed: String
@@ -40,7 +47,17 @@ extension RuntimePluginManager {
         let index: FeedIndex
     }
 
-    /// The plugin of the feed whose declared routes match `url` and that is not installed, if any.
+    /// A plugin of the feed declares a link, but none of its versions can load in this App.
+    public struct NoFittingVersion: Error, CustomStringConvertible {
+        /// The plugin's id.
+        public let id: String
+        /// Why its newest version does not fit.
+        public let reason: String
+        public var description: String { "no version of the plugin '\(id)' in the feed fits this App: \(reason)" }
+    }
+
+    /// The plugin of the feed whose declared routes match `url` and that is not installed, if any; throws
+    /// ``NoFittingVersion`` when only a version that cannot load here declares it.
     ///
     /// Asked for every link no route matches, so it answers from the index fetched last when that is
     /// younger than ``FeedConfiguration/lookupAge`` (signature and sequence checked again), and does not
@@ -48,10 +65,16 @@ extension RuntimePluginManager {
     public func feedPlugin(opening url: String) async throws -> FeedMatch? {
         let index = try await lookupIndex()
         let installed = try store.readState().plugins
+        var unfit: NoFittingVersion?
         for id in index.plugins.keys.sorted() where installed[id]?.current == nil {
-            let fitting = index.releases(id).first { incompatibility(of: $0) == nil }
+            let releases = index.releases(id)
+            let fitting = releases.first { incompatibility(of: $0) == nil }
             if let fitting, Self.routes(fitting.manifest.routes, match: url) { return FeedMatch(id: id, index: index) }
+            if fitting == nil, unfit == nil, let newest = releases.first, Self.routes(newest.manifest.routes, match: url) {
+                unfit = NoFittingVersion(id: id, reason: "\(newest.version) is \(incompatibility(of: newest) ?? "unfit")")
+            }
         }
+        if let unfit { throw unfit }
         return nil
     }
 
@@ -79,17 +102,27 @@ extension RuntimePluginManager {
         {
             return index
         }
-        if let failure = lookups.recentFailure { throw FeedError("\(failure) (a moment ago; not asked again for a minute)") }
+        if let failure = lookups.recentFailure ?? recentFailure(of: feed) { throw FeedError("\(failure) (a moment ago; not asked again for a minute)") }
         do {
             let index = try await fetchIndex(attempts: 1)
             lookups.remember(nil)
+            store.keepLookupFailure(nil)
             // Recorded like any index the App saw, so an older one cannot follow (a store it cannot write only loses that).
             try? store.change { state in try record(index, in: &state) }
             return index
         } catch let error as FeedError {
             lookups.remember(error)
+            store.keepLookupFailure(LookupFailure(feed: feed, at: Date().timeIntervalSince1970, message: error.message))
             throw error
         }
+    }
+
+    /// The failure of a lookup of `feed` by an earlier run, less than a minute ago (never one from the future).
+    private func recentFailure(of feed: String) -> FeedError? {
+        guard let failure = store.lookupFailure(), failure.feed == feed,
+            (0..<FeedLookups.failureMemory).contains(Date().timeIntervalSince1970 - failure.at)
+        else { return nil }
+        return FeedError(failure.message)
     }
 
     private static func routes(_ patterns: [String], match url: String) -> Bool {

@@ -15,8 +15,9 @@ enum PluginLoader {
 
     /// Loads `library` and registers its export on `router`, narrowed to what `manifest` declares
     /// (``PluginScope``); throws naming what was refused. On failure nothing the plugin registered or
-    /// published stays. Every call into its code runs inside `calls`; a registration it tries after its
-    /// load is refused and sent to `lateBreach`.
+    /// published stays. Every call into its code runs inside `calls`. A registration it tries after its
+    /// load is refused, turns it off (its routes, contributions and subscriptions go) and is sent to
+    /// `lateBreach`.
     static func load(
         _ manifest: PluginManifest, library: String, router: Router, settings: [String: String], calls: PluginCalls = PluginCalls(),
         lateBreach: @escaping @Sendable (String) -> Void
@@ -34,8 +35,34 @@ enum PluginLoader {
         guard let symbol = dlsym(handle, manifest.entry) else {
             throw FeedError("the library has no entry symbol '\(manifest.entry)'")
         }
+        do {
+            // Everything that runs the plugin's code (its entry, its definitions' and module's properties,
+            // its registration) inside its marks: a crash there is its crash.
+            let module = try calls.run {
+                try register(
+                    manifest, symbol: symbol, context: ModuleContext(router: router, settings: settings).narrowed(to: scope), scope: scope,
+                    registry: router.plugins)
+            }
+            scope.accept { breach in
+                turnOff(scope, on: router)
+                lateBreach(breach)
+            }
+            return Loaded(module: module)
+        } catch {
+            turnOff(scope, on: router)
+            if let breach = scope.breaches.first { throw FeedError("it tried to \(breach); a runtime plugin may not, so its whole load is undone") }
+            if let error = error as? FeedError { throw error }
+            throw FeedError("its registration failed: \(error)")
+        }
+    }
+
+    /// Calls the plugin's entry, registers its export in `context` and adds its contributions to the App's
+    /// `registry`; returns its module, as the App holds it.
+    private static func register(
+        _ manifest: PluginManifest, symbol: UnsafeMutableRawPointer, context: ModuleContext, scope: PluginScope, registry: PluginRegistry
+    ) throws -> NarrowedModule? {
         typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
-        guard let pointer = calls.run({ unsafeBitCast(symbol, to: Entry.self)() }), let export = RuntimePluginExport.take(pointer) else {
+        guard let pointer = unsafeBitCast(symbol, to: Entry.self)(), let export = RuntimePluginExport.take(pointer) else {
             throw FeedError(
                 "the entry '\(manifest.entry)' returned no RuntimePluginExport of this App's Router: the plugin links its own copy of the router "
                     + "(it must depend on the RouterDynamic product, not Router)")
@@ -44,25 +71,20 @@ enum PluginLoader {
         for contribution in export.contributions where !declared.contains([contribution.point.rawValue, contribution.plugin]) {
             throw FeedError("it contributes '\(contribution.plugin)' to \(contribution.point), which its manifest does not declare")
         }
-        let context = ModuleContext(router: router, settings: settings).narrowed(to: scope)
-        do {
-            try calls.run {
-                try export.module?.register(in: context)
-                for definition in export.definitions { try definition.register(in: context) }
-            }
-            // A plugin may catch a refusal and go on: what it tried is refused all the same.
-            if !scope.breaches.isEmpty { throw CancellationError() }
-            try router.plugins.add(export.definitions, source: "runtime plugin \(manifest.id) \(manifest.version)", scope: scope)
-        } catch {
-            scope.discard(on: router.events)
-            router.unregisterAll(owner: manifest.id)
-            router.services.unregisterAll(owner: manifest.id)
-            if let breach = scope.breaches.first { throw FeedError("it tried to \(breach); a runtime plugin may not, so its whole load is undone") }
-            if let error = error as? FeedError { throw error }
-            throw FeedError("its registration failed: \(error)")
-        }
-        scope.accept(reportingLateBreaches: lateBreach)
-        return Loaded(module: export.module.map { NarrowedModule(module: $0, scope: scope) })
+        let module = try export.module.map { try NarrowedModule($0, of: manifest, scope: scope) }
+        try module?.module.register(in: context)
+        for definition in export.definitions { try definition.register(in: context) }
+        // A plugin may catch a refusal and go on: what it tried is refused all the same.
+        if !scope.breaches.isEmpty { throw CancellationError() }
+        try registry.add(export.definitions, source: "runtime plugin \(manifest.id) \(manifest.version)", scope: scope)
+        return module
+    }
+
+    /// Takes out all the plugin registered: routes, contributions, subscriptions and what it publishes from now on.
+    private static func turnOff(_ scope: PluginScope, on router: Router) {
+        scope.revoke(on: router.events)
+        router.unregisterAll(owner: scope.owner)
+        router.plugins.withdraw(scope)
     }
 
     /// Refuses a plugin whose id already owns something of the App (it would register, and could remove,
@@ -84,18 +106,32 @@ enum PluginLoader {
     }
 }
 
-/// A runtime plugin's module as the App's module manager holds it: the lifecycle events it hears come
-/// with a context narrowed to its scope, inside its call marks.
+/// A runtime plugin's module as the App's module manager holds it: what it declares is read once, inside
+/// the plugin's call marks, and the lifecycle events it hears come with a context narrowed to its scope,
+/// inside its marks too.
 struct NarrowedModule: AppModule {
     let module: any AppModule
     let scope: PluginScope
+    let name: String
+    let priority: Int
+    let dependencies: [String]
+    let events: Set<LifecycleEvent.Kind>
+    let announces: Set<LifecycleEvent.Kind>
+    let launchTiming: LaunchTiming
 
-    var name: String { module.name }
-    var priority: Int { module.priority }
-    var dependencies: [String] { module.dependencies }
-    var events: Set<LifecycleEvent.Kind> { module.events }
-    var announces: Set<LifecycleEvent.Kind> { module.announces }
-    var launchTiming: LaunchTiming { module.launchTiming }
+    /// The module of the plugin `manifest` describes; throws for a module named otherwise, or one that
+    /// would hear the links and pushes the App receives (a module that hears them may claim or rewrite them).
+    init(_ module: any AppModule, of manifest: PluginManifest, scope: PluginScope) throws {
+        (self.module, self.scope) = (module, scope)
+        (name, priority, dependencies) = (module.name, module.priority, module.dependencies)
+        (events, announces, launchTiming) = (module.events, module.announces, module.launchTiming)
+        guard name == manifest.id else {
+            throw FeedError("its module is named '\(name)', not '\(manifest.id)': a runtime plugin's module is named after the plugin")
+        }
+        if let kind = events.intersection([.openURL, .notification]).first {
+            throw FeedError("its module handles \(kind.name), which would let it claim or rewrite what the App receives; a runtime plugin's module may not")
+        }
+    }
 
     /// Registered already, by the loader.
     func register(in context: ModuleContext) throws {}

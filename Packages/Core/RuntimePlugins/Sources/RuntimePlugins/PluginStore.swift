@@ -100,15 +100,34 @@ public struct PluginStore: Sendable {
 
     /// Keeps `copy` as the index fetched last; a cache, so a failure to write it is no error and it is not synced.
     func keepLookupCopy(_ copy: IndexCopy) {
-        guard (try? makeFolder(folder)) != nil, let data = try? JSONEncoder().encode(copy) else { return }
-        let temporary = folder.appendingPathComponent(".lookup-index.\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data), rename(temporary.path, lookupCopyURL.path) == 0 else {
+        keepCache(copy, at: lookupCopyURL)
+    }
+
+    /// The last failure of a lookup, if any (a cache: the reader judges its age).
+    func lookupFailure() -> LookupFailure? {
+        FileManager.default.contents(atPath: lookupFailureURL.path).flatMap { try? JSONDecoder().decode(LookupFailure.self, from: $0) }
+    }
+
+    /// Keeps `failure` as the last failure of a lookup (nil: the feed answered), so a later run does not wait for a dead feed again.
+    func keepLookupFailure(_ failure: LookupFailure?) {
+        guard let failure else {
+            try? FileManager.default.removeItem(at: lookupFailureURL)
+            return
+        }
+        keepCache(failure, at: lookupFailureURL)
+    }
+
+    private func keepCache(_ value: some Encodable, at url: URL) {
+        guard (try? makeFolder(folder)) != nil, let data = try? JSONEncoder().encode(value) else { return }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data), rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
     }
 
     private var lookupCopyURL: URL { folder.appendingPathComponent("lookup-index.json") }
+    private var lookupFailureURL: URL { folder.appendingPathComponent("lookup-failure.json") }
 
     /// Puts a verified plugin's files at their version folder (staged, fsynced, renamed); the state does
     /// not name it yet. Call it inside ``change(_:)``.

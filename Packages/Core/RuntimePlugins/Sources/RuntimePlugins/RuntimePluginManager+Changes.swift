@@ -79,6 +79,8 @@ extension RuntimePluginManager {
                 return InstallResult(id: id, version: release.version, change: .unchanged)
             }
             try store.add(plugin)
+            // Installing the version that loads again repairs its files: a hold stays as it was.
+            let repair = entry.current == release.version
             let change: InstallResult.Change
             if entry.current == nil {
                 entry.current = release.version
@@ -94,7 +96,7 @@ extension RuntimePluginManager {
                 change = .waiting
             }
             entry.bad.removeAll { $0 == release.version }
-            entry.held = hold
+            entry.held = repair ? entry.held : hold
             state.plugins[id] = entry
             return InstallResult(id: id, version: release.version, change: change)
         }
@@ -134,6 +136,8 @@ extension RuntimePluginManager {
                 results.append(.noFit(id: id, reason: reason))
             }
         }
+        // Seen, even when nothing changed: an older index replayed later is refused.
+        try store.change { state in try record(index, in: &state) }
         return results
     }
 
@@ -148,7 +152,7 @@ extension RuntimePluginManager {
         let releases = index.releases(id)
         guard !releases.isEmpty else {
             let known = index.plugins.keys.sorted()
-            throw FeedError("the feed has no plugin '\(id)'" + (known.isEmpty ? "" : "; it has \(known.joined(separator: ", "))"))
+            throw FeedError("the feed has no plugin '\(id)'" + (known.isEmpty ? "" : "; it has \(FeedError.list(known))"))
         }
         guard let version else {
             guard let release = releases.first(where: { incompatibility(of: $0) == nil && !(installed?.bad.contains($0.version) ?? false) }) else {
@@ -164,7 +168,7 @@ extension RuntimePluginManager {
             return release
         }
         guard let release = releases.first(where: { $0.version == version }) else {
-            throw FeedError("the feed has no version \(version) of '\(id)'; it has \(releases.map(\.version).joined(separator: ", "))")
+            throw FeedError("the feed has no version \(version) of '\(id)'; it has \(FeedError.list(releases.map(\.version)))")
         }
         if let reason = incompatibility(of: release) { throw FeedError("\(id) \(version) cannot load in this App: it was \(reason)") }
         return release

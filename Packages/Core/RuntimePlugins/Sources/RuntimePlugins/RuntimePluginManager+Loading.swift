@@ -37,16 +37,20 @@ extension RuntimePluginManager {
             for version in tries {
                 do {
                     if let module = try load(id, version, onTrial: version == trial, into: router, settings: settings) { modules.append(module) }
+                    noteRun(id, "loaded \(version)")
                     outcome[id] = (version, failed)
                     break
                 } catch let refusal as Incompatible {
                     report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.\n")
+                    noteRun(id, "\(version) left out: \(refusal.reason)")
                     outcome[id] = (nil, failed)
                 } catch let damaged as DamagedFiles {
                     report("warning: plugin \(id) \(version) is left out: \(damaged)\n")
+                    noteRun(id, "\(version) left out: \(damaged)")
                     outcome[id] = (nil, failed)
                 } catch {
                     report("warning: plugin \(id) \(version) failed to load and is marked bad: \(error)\n")
+                    noteRun(id, "\(version) refused: \(error)")
                     failed.append(version)
                     outcome[id] = (nil, failed)
                 }
@@ -84,8 +88,8 @@ extension RuntimePluginManager {
         do {
             try store.change { state in
                 for (id, var entry) in state.plugins where entry.trial?.runs.contains(mark) == true {
-                    // Without a ledger (it could not be made) the run proves what it always did: a clean exit.
-                    let ran = CallLedger.read(in: store, id: id, run: mark)?.ranAfterLoad ?? true
+                    // Without a ledger (it could not be made) nothing says the plugin's code ran: no proof.
+                    let ran = CallLedger.read(in: store, id: id, run: mark)?.ranAfterLoad ?? false
                     if trusting, ran {
                         entry.trial = nil
                         entry.previous = nil
@@ -113,7 +117,9 @@ extension RuntimePluginManager {
         guard let version else { throw FeedError("'\(id)' is not installed, or every version of it is marked bad") }
         do {
             let onTrial = try store.change { state in state.plugins[id]?.trial?.version == version }
-            return try load(id, version, onTrial: onTrial, into: router, settings: settings)
+            let module = try load(id, version, onTrial: onTrial, into: router, settings: settings)
+            noteRun(id, "loaded \(version)")
+            return module
         } catch let refusal as Incompatible {
             dropMark(of: id)
             throw FeedError(refusal.reason)
@@ -171,11 +177,16 @@ extension RuntimePluginManager {
         store.checkpoint("load \(id) \(version)")
         // Only a version on trial needs to know where a run died.
         let ledger = onTrial ? CallLedger.open(in: store, id: id) : nil
+        if onTrial, ledger == nil {
+            report(
+                "warning: plugin \(id) \(version) is on trial, but its calls cannot be marked in \(store.folder.path)/runs: it stays on trial, and any crash of this run counts against it\n"
+            )
+        }
         let loaded = try PluginLoader.load(
             manifest, library: library.path, router: router, settings: settings, calls: ledger?.calls ?? PluginCalls()
         ) { breach in
-            report("warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad\n")
-            router.unregisterAll(owner: id)
+            report("warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad ('App plugins update \(id)' looks for a fix)\n")
+            noteRun(id, "\(version) turned off: it tried to \(breach)")
             try? store.change { state in
                 guard var entry = state.plugins[id] else { return }
                 markBad(version, in: &entry)

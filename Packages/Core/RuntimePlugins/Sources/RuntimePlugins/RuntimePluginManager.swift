@@ -1,6 +1,7 @@
 public import Foundation
 public import PluginFeed
 import Router
+import Synchronization
 
 /// Where plugins come from and who may sign them.
 public struct FeedConfiguration: Sendable {
@@ -41,6 +42,8 @@ public struct RuntimePluginManager: Sendable {
     public var progress: @Sendable (String, Int, Int) -> Void = { _, _, _ in }
     /// What this process learnt of the feed while looking up links (shared by copies of the manager).
     let lookups = FeedLookups()
+    /// What this process did with each plugin, by id (shared by copies of the manager).
+    let runs = RunNotes()
 
     /// A manager of `store`.
     public init(store: PluginStore, configuration: FeedConfiguration, host: HostAPI, report: @escaping @Sendable (String) -> Void) {
@@ -142,6 +145,29 @@ public struct RuntimePluginManager: Sendable {
             InstalledPlugin(id: $0.key, current: $0.value.current, pending: $0.value.pending, bad: $0.value.bad, held: $0.value.held)
         }
     }
+
+    /// Each installed plugin as this process found it: loaded (and whether on trial), left out or
+    /// refused and why, turned off, or not loaded in this run; with an update waiting and versions marked bad.
+    public func runStatus() throws -> [(id: String, state: String)] {
+        let runs = runs.states.withLock { $0 }
+        return try store.readState().plugins.sorted { $0.key < $1.key }.map { id, entry in
+            var state = runs[id] ?? "not loaded in this run" + (entry.current.map { " (\($0) loads at the next start)" } ?? "")
+            if let trial = entry.trial?.version, runs[id] == "loaded \(trial)" { state += ", on trial until its code runs to a clean exit" }
+            if let pending = entry.pending, pending != entry.current { state += "; \(pending) waits for the next start" }
+            if !entry.bad.isEmpty { state += "; marked bad: \(entry.bad.joined(separator: ", "))" }
+            return (id, state)
+        }
+    }
+
+    /// Records what this process did with `id`.
+    func noteRun(_ id: String, _ state: String) {
+        runs.states.withLock { $0[id] = state }
+    }
+}
+
+/// What one process did with each plugin, by id.
+final class RunNotes: Sendable {
+    let states = Mutex<[String: String]>([:])
 }
 
 /// One installed plugin as `App plugins list` shows it.

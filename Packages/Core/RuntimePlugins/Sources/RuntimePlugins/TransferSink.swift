@@ -48,6 +48,14 @@ final class TransferSink: Sendable {
     /// The bytes held in memory.
     var body: Data { state.withLock { $0.body } }
 
+    /// The first bytes held (from memory, or from the start of the file).
+    var head: Data {
+        let body = body
+        guard body.isEmpty, !filePath.isEmpty, let reader = FileHandle(forReadingAtPath: filePath) else { return body.prefix(64) }
+        defer { try? reader.close() }
+        return (try? reader.read(upToCount: 64)) ?? Data()
+    }
+
     /// The validators of the last response (ETag, Last-Modified).
     var validators: HTTPValidators { state.withLock { $0.validators } }
 
@@ -92,6 +100,8 @@ final class TransferSink: Sendable {
             return TransferError(reason: reason, retry: true)
         case .unavailable:
             return TransferError(reason: reason, retry: false)
+        case .badRedirect:
+            return TransferError(reason: "the server's redirects never reach the file (\(reason))", retry: false)
         }
     }
 

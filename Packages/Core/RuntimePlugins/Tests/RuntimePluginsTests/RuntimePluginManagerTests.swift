@@ -427,6 +427,31 @@ private func startTicks() -> UInt64? {
     #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so").path))
 }
 
+@Test func theRepairTheAdviceNamesKeepsThePluginUnheld() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    try FileManager.default.removeItem(at: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so"))
+    _ = try await manager.install("banner", version: "1.0.0")
+    #expect(try manager.installed().first?.held == false, "a repair is no choice of version: updates still reach it")
+    try feed.publish(["1.0.0", "1.1.0"], sequence: 3)
+    #expect(try await manager.update() == [.updated(id: "banner", from: "1.0.0", to: "1.1.0")])
+}
+
+@Test func anUpdateThatChangesNothingStillRecordsTheSequenceItSaw() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"], sequence: 5)
+    let manager = try feed.manager(store: storeFolder())
+    try await manager.install("banner")
+    try feed.publish(["1.0.0"], sequence: 6)
+    #expect(try await manager.update().isEmpty)
+    try feed.publish(["1.0.0"], sequence: 5)
+    let error = await #expect(throws: FeedError.self) { try await manager.index() }
+    #expect(error?.message.contains("older (sequence 5) than one this App has already seen (sequence 6)") == true)
+}
+
 @Test func aStateWriteThatNeverRenamedIsRemovedAtTheNextChange() async throws {
     let feed = TestFeed()
     try feed.publish(["1.0.0"])

@@ -99,7 +99,7 @@ public struct VerifiedPlugin: Sendable {
         let manifest = try PluginManifest.decode(manifestData, what: "the plugin's manifest")
         guard let library = archive.files[manifest.library] else { throw FeedError("the archive lacks the library '\(manifest.library)' its manifest names") }
         let extra = Set(archive.files.keys).subtracting([PluginArchive.manifestName, PluginArchive.signatureName, manifest.library])
-        guard extra.isEmpty else { throw FeedError("the archive holds files its manifest does not name: \(extra.sorted().joined(separator: ", "))") }
+        guard extra.isEmpty else { throw FeedError("the archive holds files its manifest does not name: \(FeedError.list(extra.sorted()))") }
         guard library.count == manifest.size, Digest.sha256(library) == manifest.sha256 else {
             throw FeedError("the library's SHA-256 is not the one its signed manifest states: the library was changed after signing")
         }

@@ -54,6 +54,12 @@ public struct PluginArchive: Sendable {
             let sum = header.enumerated().reduce(0) { sum, item in sum + ((148..<156).contains(item.offset) ? 32 : Int(item.element)) }
             guard stored == sum else { throw FeedError("the archive is damaged (a header's checksum is wrong)") }
             let name = Self.text(header, 0, 100)
+            // ustar's prefix field would make the name `prefix/name` for tar; the App reads names whole, so it refuses one.
+            let prefix = Self.text(header, 345, 155)
+            guard prefix.isEmpty else {
+                throw FeedError(
+                    "the archive names '\(prefix)/\(name)' through the ustar prefix field, which plugin archives never use; pack it with componentctl")
+            }
             let type = header[offset + 156]
             guard type == UInt8(ascii: "0") || type == 0 else { throw FeedError("the archive holds '\(name)', which is no plain file") }
             guard PluginID.isSafeFileName(name) else { throw FeedError("the archive holds '\(name)', which is no plain file name") }

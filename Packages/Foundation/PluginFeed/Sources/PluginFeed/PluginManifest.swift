@@ -142,6 +142,12 @@ public struct FeedError: Error, Sendable, CustomStringConvertible, Equatable {
     public init(_ message: String) { self.message = message }
 
     public var description: String { message }
+
+    /// `names` for a message: the first ten, then how many more, so a hostile list never makes a huge message.
+    public static func list(_ names: [String]) -> String {
+        let shown = names.prefix(10).joined(separator: ", ")
+        return names.count > 10 ? "\(shown) and \(names.count - 10) more" : shown
+    }
 }
 
 /// The JSON the feed writes: sorted keys, no escaped slashes, so bytes are stable.

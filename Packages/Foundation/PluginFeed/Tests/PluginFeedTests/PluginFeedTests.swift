@@ -41,6 +41,27 @@ import Testing
         #expect(try Data(contentsOf: folder.appendingPathComponent("libBanner.so")) == library)
     }
 
+    @Test func aNameInTheUstarPrefixFieldIsRefused() throws {
+        var data = try archive()
+        // The first header's prefix field (offset 345, 155 bytes), then its checksum again (spaces while summed).
+        for (offset, byte) in "evil".utf8.enumerated() { data[345 + offset] = byte }
+        for offset in 148..<156 { data[offset] = 32 }
+        let sum = data.prefix(512).reduce(0) { $0 + Int($1) }
+        for (offset, byte) in (String(sum, radix: 8).leftPadded(to: 6) + "\0 ").utf8.enumerated() { data[148 + offset] = byte }
+        let error = #expect(throws: FeedError.self) { try PluginArchive(decoding: data) }
+        #expect(error?.message.contains("names 'evil/") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("ustar prefix field") == true)
+    }
+
+    @Test func aListOfManyExtraFilesIsCappedInTheMessage() throws {
+        let manifestData = try manifest(library: library).encoded()
+        var files = [PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), "libBanner.so": library]
+        for index in 0..<1000 { files["extra-\(index)"] = Data() }
+        let error = #expect(throws: FeedError.self) { try VerifiedPlugin(archive: try PluginArchive(files: files).encoded(), keys: keys) }
+        #expect(error?.message.contains("and 990 more") == true)
+        #expect((error?.message.count ?? .max) < 400, "\(String(describing: error))")
+    }
+
     @Test func theSameFilesMakeTheSameArchive() throws {
         #expect(try archive() == archive())
     }
@@ -158,4 +179,9 @@ import Testing
     for text in ["01.2.0", "+1.2.0", "1.2", "1.2.0.0", "1.2.0-beta.1", "v1.2.0", "1..0", " 1.2.0", "1.2.x", "1234567890.0.0"] {
         #expect(PluginVersion(text) == nil, "\(text)")
     }
+}
+
+extension String {
+    /// The string with zeros in front, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -42,7 +42,7 @@ public final class EventBus: Sendable {
             if let calls { calls.run { handler(object, event) } } else { handler(object, event) }
         }
         subscriptions.withLock { $0[ObjectIdentifier(event), default: []].append(subscription) }
-        scope?.record(token)
+        if let scope, !scope.record(token) { unsubscribe(token) }
         return token
     }
 

@@ -156,10 +156,11 @@ public final class Router: Sendable {
     @discardableResult
     public func unregister(_ pattern: String) throws -> Bool {
         let parsed = try RoutePattern(parsing: pattern)
-        return try changeRoutes { table in
-            if let scope, let owner = table.owner(ofShape: parsed.shape), owner != scope.owner {
-                throw scope.breach("unregister \(pattern), which '\(owner)' owns")
-            }
+        // Asked outside the lock: a breach after the load turns the plugin off, which changes the routes.
+        if let scope, let owner = table.withLock({ $0.owner(ofShape: parsed.shape) }), owner != scope.owner {
+            throw scope.breach("unregister \(pattern), which '\(owner)' owns")
+        }
+        return changeRoutes { table in
             guard let id = table.trie.remove(parsed) else { return false }
             table.removed.insert(id)
             return true

@@ -37,8 +37,8 @@ public final class ServiceRegistry: Sendable {
         pluginScope = scope
     }
 
-    /// This registry as a runtime plugin gets it: it provides services as itself while it loads, and
-    /// removes only its own (``PluginScope``).
+    /// This registry as a runtime plugin gets it: it resolves services, and provides or removes none
+    /// (``PluginScope``).
     public func narrowed(to scope: PluginScope) -> ServiceRegistry {
         ServiceRegistry(narrowing: self, to: scope)
     }
@@ -50,12 +50,8 @@ public final class ServiceRegistry: Sendable {
     ) throws {
         let key = ObjectIdentifier(service)
         let name = "\(service)"
-        var factory = factory
-        if let pluginScope {
-            try pluginScope.permitRegistration(of: "the service \(name)", owner: owner)
-            let make = factory
-            factory = { resolver in try pluginScope.calls.run { try make(resolver) } }
-        }
+        // The App calls a service's methods unmarked, and its manifest declares none: a runtime plugin provides no service.
+        if let pluginScope { throw pluginScope.breach("provide the service \(name)") }
         try state.withLock { state in
             if let existing = state.registrations[key] {
                 throw RouterError.duplicateService(service: name, owner: owner, existingOwner: existing.owner)
@@ -81,7 +77,7 @@ public final class ServiceRegistry: Sendable {
     /// Removes every service `owner` provides (a module that is disabled); returns their names.
     @discardableResult
     public func unregisterAll(owner: String) -> [String] {
-        if let pluginScope, owner != pluginScope.owner {
+        if let pluginScope {
             pluginScope.breach("remove the services of '\(owner)'")
             return []
         }

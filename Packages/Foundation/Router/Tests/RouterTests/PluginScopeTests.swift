@@ -62,12 +62,20 @@ private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"])
 @Test func aRegistrationAfterTheLoadIsRefusedAndReported() throws {
     let (app, plugin, scope) = try appRouter()
     let reported = Mutex<[String]>([])
-    scope.accept { action in reported.withLock { $0.append(action) } }
+    // As the App's loader does: a late breach turns the plugin off, which changes the routes.
+    scope.accept { action in
+        reported.withLock { $0.append(action) }
+        app.unregisterAll(owner: "campaign")
+    }
+    #expect(throws: RouterError.self) { try plugin.unregister("shop://user/login/:userID") }
     let late = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/:name", owner: "campaign") { _ in nil } }
     #expect(late?.description.contains("registers while it loads, never later") == true)
     #expect(throws: RouterError.self) { try plugin.services.register(String.self, owner: "campaign", instance: "late") }
     #expect(
-        reported.withLock { $0 } == ["register the route shop://campaign/:name after its load finished", "register the service String after its load finished"])
+        reported.withLock { $0 } == [
+            "unregister shop://user/login/:userID, which 'user' owns", "register the route shop://campaign/:name after its load finished",
+            "provide the service String",
+        ])
     #expect(app.routes.count == 1)
 }
 
@@ -89,10 +97,15 @@ private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"])
     app.events.subscribe(home, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
     plugin.events.subscribe(spy, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
     plugin.events.publish(Promotion(title: "Winter sale"))
-    scope.discard(on: app.events)
+    scope.revoke(on: app.events)
     app.events.publish(Promotion(title: "from the App"))
     #expect(home.heard.withLock { $0 } == ["from the App"], "the refused plugin's promotion never arrives")
     #expect(spy.heard.withLock { $0 }.isEmpty, "its subscription ended")
+    plugin.events.publish(Promotion(title: "later, from a task it left behind"))
+    plugin.events.subscribe(spy, to: Promotion.self) { listener, event in listener.heard.withLock { $0.append(event.title) } }
+    app.events.publish(Promotion(title: "again"))
+    #expect(home.heard.withLock { $0 } == ["from the App", "again"], "nothing it publishes after the refusal arrives")
+    #expect(spy.heard.withLock { $0 }.isEmpty, "nor does it subscribe again")
 }
 
 @Test func callsIntoThePluginRunInsideItsMarks() async throws {

@@ -14,7 +14,7 @@ public enum RouteShape {
         var rest = pattern[separator.upperBound...]
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-        let host = decoded(parts.first ?? "").lowercased()
+        let host = asciiLowercased(decoded(parts.first ?? "")[...])
         let path = parts.dropFirst().filter { !$0.isEmpty }.map { part -> String in
             if part.hasPrefix(":") { return ":" }
             if part.hasPrefix("*") { return "*" }
@@ -31,41 +31,57 @@ public enum RouteShape {
     public static func overlaps(_ first: String, _ second: String) -> Bool {
         guard let mine = Parts(first), let theirs = Parts(second), mine.scheme == theirs.scheme, mine.host == theirs.host else { return false }
         for (left, right) in zip(mine.segments, theirs.segments) {
-            if left.hasPrefix("*") || right.hasPrefix("*") { return true }
-            guard accepts(left, right) && accepts(right, left) else { return false }
+            if left.isWildcard || right.isWildcard { return true }
+            guard left.accepts(right) && right.accepts(left) else { return false }
         }
         return mine.segments.count == theirs.segments.count
     }
 
-    /// Whether a URL segment `literal` can be matched by `segment` (when `literal` is literal).
-    private static func accepts(_ segment: String, _ literal: String) -> Bool {
-        guard !isCapture(literal) else { return true }
-        if segment.hasPrefix(":") { return true }
-        if segment.hasPrefix("<"), let colon = segment.firstIndex(of: ":") {
-            switch segment[segment.index(after: segment.startIndex)..<colon] {
-            case "int": return Int(literal) != nil
-            case "uuid": return UUID(uuidString: literal) != nil
-            default: return true
+    /// A pattern's scheme and host (ASCII letters in lower case, as the router compares them) and its
+    /// non-empty segments, literals decoded.
+    private struct Parts {
+        enum Segment {
+            case literal(String)
+            /// `:name`, `<type:name>` or `*rest`, as written.
+            case capture(String)
+
+            var isWildcard: Bool { if case .capture(let text) = self { text.hasPrefix("*") } else { false } }
+
+            /// Whether a URL segment that `other` matches can be matched by this one (always, unless `other` is a literal).
+            func accepts(_ other: Segment) -> Bool {
+                guard case .literal(let literal) = other else { return true }
+                switch self {
+                case .literal(let text): return text == literal
+                case .capture(let text):
+                    guard text.hasPrefix("<"), let colon = text.firstIndex(of: ":") else { return true }
+                    switch text[text.index(after: text.startIndex)..<colon] {
+                    case "int": return Int(literal) != nil
+                    case "uuid": return UUID(uuidString: literal) != nil
+                    default: return true
+                    }
+                }
             }
         }
-        return segment == literal
-    }
 
-    private static func isCapture(_ segment: String) -> Bool { segment.first.map { ":<*".contains($0) } ?? false }
-
-    /// A pattern's scheme and host (lower case) and its non-empty segments, literals decoded.
-    private struct Parts {
         var scheme: String
         var host: String
-        var segments: [String]
+        var segments: [Segment]
 
         init?(_ pattern: String) {
             guard let separator = pattern.range(of: "://") else { return nil }
             let parts = pattern[separator.upperBound...].split(separator: "/", omittingEmptySubsequences: false)
-            scheme = pattern[..<separator.lowerBound].lowercased()
-            host = RouteShape.decoded(parts.first ?? "").lowercased()
-            segments = parts.dropFirst().filter { !$0.isEmpty }.map { RouteShape.isCapture(String($0)) ? String($0) : RouteShape.decoded($0) }
+            scheme = RouteShape.asciiLowercased(pattern[..<separator.lowerBound])
+            host = RouteShape.asciiLowercased(RouteShape.decoded(parts.first ?? "")[...])
+            segments = parts.dropFirst().filter { !$0.isEmpty }.map { part in
+                part.first.map { ":<*".contains($0) } == true ? .capture(String(part)) : .literal(RouteShape.decoded(part))
+            }
         }
+
+    }
+
+    /// `text` with its ASCII letters in lower case, as the router compares schemes and hosts.
+    static func asciiLowercased(_ text: Substring) -> String {
+        String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// What makes `pattern` no route pattern the App's router accepts, or nil: the router's rules as far

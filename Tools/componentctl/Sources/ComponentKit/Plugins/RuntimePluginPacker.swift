@@ -72,7 +72,9 @@ public enum RuntimePluginPacker {
             let swift = try Toolchain.current()
             report("Building \(product) of \(plan.release.tag) (release)...\n")
             let build = try ProcessRunner.run(
-                swift.executable, ["build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product])
+                swift.executable,
+                ["build", "-c", "release", "--package-path", checkout.path, "--scratch-path", scratch.path, "--product", product]
+                    + pathMapping(root: workspace.root.path) + ["-Xlinker", "-soname", "-Xlinker", "lib\(product).so"])
             guard build.status == 0 else {
                 // The build's folder is gone when this is read: its paths are given as the component's, at the tag.
                 let log = (build.text + build.errorText).replacingOccurrences(of: checkout.path, with: component.path)
@@ -98,6 +100,13 @@ public enum RuntimePluginPacker {
         let file = output.appendingPathComponent("\(name)-\(version.description).tar")
         try AtomicFile.write(archive, to: file)
         return (file, manifest)
+    }
+
+    /// Compiler options that write the workspace's folder as `.` into what the library records of its
+    /// sources (#file, #filePath, debug information): no path of the packing machine ships in it (with a
+    /// `-soname`, which the linker would otherwise fill with the library's path).
+    static func pathMapping(root: String) -> [String] {
+        ["-Xswiftc", "-file-prefix-map", "-Xswiftc", "\(root)=.", "-Xcc", "-ffile-prefix-map=\(root)=."]
     }
 
     /// The package's dynamic library product: the one `type: .dynamic` library.

@@ -47,6 +47,8 @@ typedef enum __attribute__((enum_extensibility(closed))) FeedTransferOutcome : i
     FeedTransferOutcomeFailed,
     /// libcurl cannot be loaded or started (`message`).
     FeedTransferOutcomeUnavailable,
+    /// The server's redirects go round in circles, or lead off http(s) (`message`): no retry can succeed.
+    FeedTransferOutcomeBadRedirect,
 } FeedTransferOutcome;
 
 /// What a transfer gave.

@@ -115,6 +115,21 @@ public final class PluginRegistry: Sendable {
         }
     }
 
+    /// Takes out the plugins added with `scope` (a runtime plugin turned off): containers made from now
+    /// on leave them out.
+    public func withdraw(_ scope: PluginScope) {
+        if let current = self.scope {
+            current.breach("withdraw plugins from the App's registry")
+            return
+        }
+        state.withLock { state in
+            let ids = Set(state.entries.values.filter { $0.scope === scope }.map(\.id))
+            state.entries = state.entries.filter { !ids.contains($0.key) }
+            state.declarations = state.declarations.mapValues { $0.filter { !ids.contains($0.plugin) } }
+            state.enabled = state.enabled.mapValues { $0.filter { !ids.contains($0.entry.id) } }
+        }
+    }
+
     private static func check(_ declaration: PluginDeclaration, known: Set<ExtensionPointID>, entries: [String: Entry]) -> [PluginConfigurationError.Problem] {
         let source = declaration.source
         guard known.contains(declaration.point) else {

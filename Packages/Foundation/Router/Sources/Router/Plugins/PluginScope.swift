@@ -6,7 +6,7 @@
 /// interceptors or parameter types, never sets the fallback, the web container, the degrade table, the
 /// schemes, the observer or the link verifier, and never changes the plugin registry. What it publishes
 /// while it loads is held until its load is accepted (``accept(reportingLateBreaches:)``) and dropped,
-/// with its subscriptions, when it is refused (``discard(on:)``).
+/// with its subscriptions, when it is refused or turned off (``revoke(on:)``).
 ///
 /// This is a check on honest plugins and a guard against mistakes, not a sandbox: a plugin is native
 /// code in the App's process, trusted because a trusted key signed it.
@@ -20,6 +20,8 @@ public final class PluginScope: Sendable {
 
     private struct State: Sendable {
         var accepted = false
+        /// Refused at load or turned off later: what it publishes is dropped, what it subscribes ended.
+        var revoked = false
         var breaches: [String] = []
         var held: [@Sendable () -> Void] = []
         var subscriptions: [SubscriptionToken] = []
@@ -52,11 +54,14 @@ public final class PluginScope: Sendable {
         for deliver in held { deliver() }
     }
 
-    /// Refuses the load: held events are dropped and the plugin's subscriptions on `bus` ended.
-    public func discard(on bus: EventBus) {
+    /// Refuses the load, or turns the plugin off after it: held events are dropped, the plugin's
+    /// subscriptions on `bus` ended, and from now on what it publishes or subscribes goes nowhere.
+    public func revoke(on bus: EventBus) {
         let tokens = state.withLock { state in
             state.held = []
             state.accepted = true
+            state.revoked = true
+            defer { state.subscriptions = [] }
             return state.subscriptions
         }
         for token in tokens { bus.unsubscribe(token) }
@@ -90,18 +95,23 @@ public final class PluginScope: Sendable {
         }
     }
 
-    /// Holds `deliver` while the plugin loads; returns false once it may run at once.
+    /// Holds `deliver` while the plugin loads, drops it once the plugin is revoked; returns false when it may run at once.
     func hold(_ deliver: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
+            if state.revoked { return true }
             guard !state.accepted else { return false }
             state.held.append(deliver)
             return true
         }
     }
 
-    /// Records a subscription the plugin made, to end it if its load is refused.
-    func record(_ token: SubscriptionToken) {
-        state.withLock { $0.subscriptions.append(token) }
+    /// Records a subscription the plugin made, to end it if the plugin is revoked; false when it is already.
+    func record(_ token: SubscriptionToken) -> Bool {
+        state.withLock { state in
+            guard !state.revoked else { return false }
+            state.subscriptions.append(token)
+            return true
+        }
     }
 }
 
