@@ -150,7 +150,7 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     #expect(!reports.lines.contains { $0.contains("crashed") }, "\(reports.lines)")
 }
 
-@Test func aCleanExitEndsTheTrialAndDropsThePreviousVersion() async throws {
+@Test func aCleanExitInWhichThePluginsCodeRanEndsTheTrialAndDropsThePreviousVersion() async throws {
     let feed = TestFeed()
     try feed.publish(["1.0.0", "1.1.0"])
     let store = storeFolder()
@@ -165,6 +165,8 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
         banner["previous"] = "1.0.0"
         banner["trial"] = ["version": "1.1.0", "crashes": 0, "runs": [mark]]
     }
+    // This run called into its code after its load, as its ledger says.
+    try writeLedger(in: store, pid: Int(getpid()), started: try #require(startTicks()), inside: 0, ran: 1)
     let versions = store.appendingPathComponent("versions/banner")
     #expect(try FileManager.default.contentsOfDirectory(atPath: versions.path).sorted() == ["1.0.0", "1.1.0"])
     manager.finishRun()
@@ -205,6 +207,18 @@ private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64
     try writeLedger(in: store, pid: Int(Int32.max), started: 2, inside: 1, ran: 0)
     _ = try feed.manager(store: store, reports: reports).loadInstalled(into: Router())
     #expect(reports.lines.contains { $0.contains("banner 1.1.0 crashed the App twice inside its own code") }, "\(reports.lines)")
+}
+
+@Test func aCleanExitWithoutALedgerProvesNothing() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let manager = try feed.manager(store: store)
+    try await manager.install("banner")
+    let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
+    try editState(in: store) { banner in banner["trial"] = ["version": "1.0.0", "crashes": 0, "runs": [mark]] }
+    manager.finishRun()
+    #expect(try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8).contains("trial"), "no marks: still on trial")
 }
 
 @Test func aCleanExitInWhichThePluginsCodeNeverRanKeepsTheTrial() async throws {
