@@ -117,13 +117,19 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     #expect(try newerApp.installed().first?.current == "1.0.0")
 }
 
-@Test func aVersionWhoseRunsDiedTwiceIsMarkedBadAndThePreviousOneIsTried() async throws {
+/// A store with banner 1.0.0 installed and 1.1.0 waiting as its update, from a feed of both.
+private func bannerWithAnUpdate() async throws -> (feed: TestFeed, store: URL, manager: RuntimePluginManager) {
     let feed = TestFeed()
     try feed.publish(["1.0.0", "1.1.0"])
     let store = storeFolder()
     let manager = try feed.manager(store: store)
     try await manager.install("banner", version: "1.0.0")
     try await manager.install("banner", version: "1.1.0")
+    return (feed, store, manager)
+}
+
+@Test func aVersionWhoseRunsDiedTwiceIsMarkedBadAndThePreviousOneIsTried() async throws {
+    let (feed, store, manager) = try await bannerWithAnUpdate()
     // As two starts that loaded 1.1.0 and died leave the state: marks of processes that are gone.
     try editState(in: store) { banner in
         banner["trial"] = ["version": "1.1.0", "crashes": 1, "runs": [["pid": Int32.max, "started": 1]]]
@@ -151,12 +157,7 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
 }
 
 @Test func aCleanExitInWhichThePluginsCodeRanEndsTheTrialAndDropsThePreviousVersion() async throws {
-    let feed = TestFeed()
-    try feed.publish(["1.0.0", "1.1.0"])
-    let store = storeFolder()
-    let manager = try feed.manager(store: store)
-    try await manager.install("banner", version: "1.0.0")
-    try await manager.install("banner", version: "1.1.0")
+    let (_, store, manager) = try await bannerWithAnUpdate()
     // As a start that loaded 1.1.0 (promoted, 1.0.0 kept) leaves the state, with this process's mark.
     let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
     try editState(in: store) { banner in
@@ -184,12 +185,7 @@ private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64
 }
 
 @Test func aRunThatDiedOutsideThePluginsCodeIsNoCrashOfIt() async throws {
-    let feed = TestFeed()
-    try feed.publish(["1.0.0", "1.1.0"])
-    let store = storeFolder()
-    let manager = try feed.manager(store: store)
-    try await manager.install("banner", version: "1.0.0")
-    try await manager.install("banner", version: "1.1.0")
+    let (feed, store, _) = try await bannerWithAnUpdate()
     // One more crash makes two: but the run died while no call into the plugin was in progress.
     try editState(in: store) { banner in
         banner["trial"] = ["version": "1.1.0", "crashes": 1, "runs": [["pid": Int32.max, "started": 1]]]
@@ -222,12 +218,7 @@ private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64
 }
 
 @Test func aCleanExitInWhichThePluginsCodeNeverRanKeepsTheTrial() async throws {
-    let feed = TestFeed()
-    try feed.publish(["1.0.0", "1.1.0"])
-    let store = storeFolder()
-    let manager = try feed.manager(store: store)
-    try await manager.install("banner", version: "1.0.0")
-    try await manager.install("banner", version: "1.1.0")
+    let (_, store, manager) = try await bannerWithAnUpdate()
     let started = try #require(startTicks())
     let mark = ["pid": Int(getpid()), "started": started] as [String: Any]
     try editState(in: store) { banner in
