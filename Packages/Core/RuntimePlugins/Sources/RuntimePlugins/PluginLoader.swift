@@ -29,7 +29,8 @@ enum PluginLoader {
             throw FeedError("its manifest declares a malformed route: \(error)")
         }
         try checkBounds(of: manifest, on: router)
-        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+        // Loading runs the library's initializers: the plugin's code too.
+        guard let handle = calls.run({ dlopen(library, RTLD_NOW | RTLD_LOCAL) }) else {
             throw FeedError("the library does not load: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
         }
         guard let symbol = dlsym(handle, manifest.entry) else {
