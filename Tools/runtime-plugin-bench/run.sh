@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runtime plugins, measured in one run with release builds and hyperfine:
-#   - the App's start (open shop://home) with 0, 1 and 3 runtime plugins installed, and the cost of one
-#     plugin's load (check, dlopen, registration) as the difference per plugin;
+#   - the App's start (open shop://home) with 0, 1 and 3 trusted runtime plugins installed, and the cost
+#     of one plugin's load (check, dlopen, registration) as the difference per plugin; and with one
+#     plugin still on trial (each start of it is marked in the store);
 #   - what linking the shared host libraries (the ...Dynamic products) costs a start: the App built with
 #     them against the App built without them (SHOP_PLUGIN_HOST=0);
 #   - installing a plugin from a feed on loopback against curl + sha256sum + tar of the same archive
@@ -70,9 +71,17 @@ for _ in $(seq 50); do
 done
 printf '{"feed": "http://127.0.0.1:%s/", "keys": ["%s"]}\n' "$port" "$public_key" >"$work/plugins.json"
 export SHOP_PLUGIN_CONFIG=$work/plugins.json
-for count in 0 1 3; do mkdir -p "$work/data-$count"; done
+for count in 0 1 3 trial; do mkdir -p "$work/data-$count"; done
 SHOP_DATA_DIR=$work/data-1 "$app" plugins install campaign >/dev/null
+SHOP_DATA_DIR=$work/data-trial "$app" plugins install campaign >/dev/null
 for name in campaign campaign-b campaign-c; do SHOP_DATA_DIR=$work/data-3 "$app" plugins install "$name" >/dev/null; done
+# Trusted, as plugins are after their first use: each one's page ran once to a clean exit (a version on
+# trial writes the store's state at every start; data-trial keeps one on trial, measured apart).
+SHOP_DATA_DIR=$work/data-1 "$app" open shop://campaign/winter >/dev/null
+for name in campaign campaign-b campaign-c; do SHOP_DATA_DIR=$work/data-3 "$app" open "shop://$name/winter" >/dev/null; done
+for count in 1 3; do
+  ! SHOP_DATA_DIR=$work/data-$count "$app" status 2>/dev/null | grep -q "on trial" || { echo "error: data-$count still has a plugin on trial" >&2; exit 1; }
+done
 for count in 0 1 3; do
   SHOP_DATA_DIR=$work/data-$count "$app" open shop://home >/dev/null
   # A start that measured fewer loaded plugins than it claims would flatter the figures: check the routes.
@@ -86,7 +95,8 @@ hyperfine -N --warmup 3 --runs 40 --export-json "$work/start.json" \
   -n "no host libraries, 0 plugins" "env SHOP_DATA_DIR=$work/data-0 $static_app open shop://home" \
   -n "0 plugins" "env SHOP_DATA_DIR=$work/data-0 $app open shop://home" \
   -n "1 plugin" "env SHOP_DATA_DIR=$work/data-1 $app open shop://home" \
-  -n "3 plugins" "env SHOP_DATA_DIR=$work/data-3 $app open shop://home" >/dev/null
+  -n "3 plugins" "env SHOP_DATA_DIR=$work/data-3 $app open shop://home" \
+  -n "1 plugin on trial" "env SHOP_DATA_DIR=$work/data-trial $app open shop://home" >/dev/null
 
 echo "== Install from the feed over loopback"
 archive=$work/archives/campaign-1.0.1.tar
@@ -115,6 +125,8 @@ for name, value in start.items():
 print("  the shared host libraries cost a start %+.1f ms (%.2fx the App without them)" % (s0 - static, s0 / static))
 print("  one runtime plugin's load (signature, hash, dlopen, registration), per plugin: %.1f ms (1 plugin) / %.1f ms (3 plugins)"
       % (start["1 plugin"] - s0, (start["3 plugins"] - s0) / 3))
+print("  a plugin on trial (its run marked in the store's state and its call ledger) costs %+.1f ms more than a trusted one"
+      % (start["1 plugin on trial"] - start["1 plugin"]))
 app, base, process = install["App plugins install"], install["curl + sha256sum + tar"], install["App help (the process alone)"]
 in_app = install["App shell: plugins install, quit"] - install["App shell: quit"]
 print("Install of a %d KB archive from a feed on loopback (mean of 20 runs; baseline curl + sha256sum + tar %.1f ms):" % (size // 1024, base))

@@ -92,7 +92,7 @@ enum PluginLoader {
     /// as that component), or one of whose declared patterns matches a URL a registered route matches
     /// (one of the two would shadow the other).
     private static func checkBounds(of manifest: PluginManifest, on router: Router) throws {
-        if let owned = router.routes.first(where: { $0.owner == manifest.id }) {
+        if let owned = router.anyRoute(ownedBy: manifest.id) {
             throw FeedError("its id '\(manifest.id)' already owns the route \(owned.pattern) of the App: a plugin's id is its own")
         }
         if let service = router.services.registrations.first(where: { $0.owner == manifest.id }) {

@@ -25,6 +25,13 @@ extension RoutePattern {
 }
 
 extension Router {
+    /// A registered route `owner` owns, if any (without building the whole table's descriptions).
+    public func anyRoute(ownedBy owner: String) -> RouteDescription? {
+        table.withLock { table in
+            table.entries.indices.first { !table.removed.contains($0) && table.entries[$0].owner == owner }.map { table.entries[$0].description }
+        }
+    }
+
     /// The first registered route (by pattern) some URL of `pattern` would also match, if any: what a
     /// route of `pattern` would shadow or be shadowed by.
     public func overlappingRoute(_ pattern: RoutePattern) -> RouteDescription? {
