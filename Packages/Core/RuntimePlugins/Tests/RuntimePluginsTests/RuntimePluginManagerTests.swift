@@ -205,7 +205,8 @@ private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64
     #expect(reports.lines.contains { $0.contains("banner 1.1.0 crashed the App twice inside its own code") }, "\(reports.lines)")
 }
 
-@Test func aCleanExitWithoutALedgerProvesNothing() async throws {
+/// A store with banner 1.0.0 installed and on trial, loaded by this process (its mark, no crash yet).
+private func bannerOnTrialInThisRun() async throws -> (store: URL, manager: RuntimePluginManager) {
     let feed = TestFeed()
     try feed.publish(["1.0.0"])
     let store = storeFolder()
@@ -213,6 +214,11 @@ private func writeLedger(in store: URL, pid: Int, started: UInt64, inside: Int64
     try await manager.install("banner")
     let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
     try editState(in: store) { banner in banner["trial"] = ["version": "1.0.0", "crashes": 0, "runs": [mark]] }
+    return (store, manager)
+}
+
+@Test func aCleanExitWithoutALedgerProvesNothing() async throws {
+    let (store, manager) = try await bannerOnTrialInThisRun()
     manager.finishRun()
     #expect(try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8).contains("trial"), "no marks: still on trial")
 }
@@ -470,13 +476,7 @@ private func startTicks() -> UInt64? {
 }
 
 @Test func aRunInterruptedBeforeTheAppWasUpNeitherCrashesNorProvesAVersion() async throws {
-    let feed = TestFeed()
-    try feed.publish(["1.0.0"])
-    let store = storeFolder()
-    let manager = try feed.manager(store: store)
-    try await manager.install("banner")
-    let mark = ["pid": Int(getpid()), "started": try #require(startTicks())] as [String: Any]
-    try editState(in: store) { banner in banner["trial"] = ["version": "1.0.0", "crashes": 0, "runs": [mark]] }
+    let (store, manager) = try await bannerOnTrialInThisRun()
     manager.finishRun(trusting: false)
     let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
     #expect(state.contains("\"trial\""), "still on trial")
