@@ -181,13 +181,13 @@ public struct PluginStore: Sendable {
             close(descriptor)
         }
         // Call ledgers of runs no trial waits for and that are over: a trial's runs are read at the next start.
-        let waiting = Set(state.plugins.values.flatMap { $0.trial?.runs ?? [] }.map { "\($0.pid)-\($0.started)-" })
+        let waiting = Set(state.plugins.values.flatMap { $0.trial?.runs ?? [] })
         let runs = folder.appendingPathComponent("runs")
         for name in (try? manager.contentsOfDirectory(atPath: runs.path)) ?? [] {
             let fields = name.split(separator: "-", maxSplits: 2)
             guard fields.count == 3, let pid = Int32(fields[0]), let started = UInt64(fields[1]) else { continue }
             let run = RunMark(pid: pid, started: started)
-            if !waiting.contains("\(pid)-\(started)-"), !run.isRunning { try? manager.removeItem(at: runs.appendingPathComponent(name)) }
+            if !waiting.contains(run), !run.isRunning { try? manager.removeItem(at: runs.appendingPathComponent(name)) }
         }
         for id in (try? manager.contentsOfDirectory(atPath: versionsFolder.path)) ?? [] {
             let kept = state.plugins[id]?.kept ?? []

@@ -107,16 +107,15 @@ extension RuntimePluginManager {
 
     /// Loads `id` at `version` now (after an install); returns its module.
     public func loadNow(_ id: String, into router: Router, settings: [String: String] = [:]) throws -> (any AppModule)? {
-        let version = try store.change { state -> String? in
+        let found = try store.change { state -> (version: String, onTrial: Bool)? in
             guard var entry = state.plugins[id], entry.current != nil else { return nil }
             countCrashes(id, in: &entry)
             if let version = entry.current { beginRun(of: version, in: &entry) }
             state.plugins[id] = entry
-            return entry.current
+            return entry.current.map { ($0, entry.trial?.version == $0) }
         }
-        guard let version else { throw FeedError("'\(id)' is not installed, or every version of it is marked bad") }
+        guard let (version, onTrial) = found else { throw FeedError("'\(id)' is not installed, or every version of it is marked bad") }
         do {
-            let onTrial = try store.change { state in state.plugins[id]?.trial?.version == version }
             let module = try load(id, version, onTrial: onTrial, into: router, settings: settings)
             noteRun(id, "loaded \(version)")
             return module
