@@ -9,8 +9,11 @@ public struct AppDefinition: Sendable {
     public var modules: @Sendable () -> [any AppModule]
     /// The extension points and plugins it links and its plugin declaration.
     public var plugins: AppPlugins
-    /// The exact version of every component it links: what a runtime plugin must have been built against.
+    /// The version of every component it links: said when a runtime plugin was built against another.
     public var hostAPI: [String: String]
+    /// The content key of every component it links, as `componentctl sync` computed it from the sources: what a
+    /// runtime plugin must have been built against.
+    public var hostKeys: [String: String]
     /// The features it leaves out, and what their routes do instead.
     public var absent: [AbsentFeature]
     /// Settings its modules read; the environment overrides each.
@@ -29,7 +32,8 @@ public struct AppDefinition: Sendable {
 
     /// Creates a definition; the generated `GeneratedApp.definition` of each app calls it.
     public init(
-        name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], absent: [AbsentFeature],
+        name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
+        absent: [AbsentFeature],
         settings: [String: String], homeLayout: String?, degradeTable: String?, start: String? = nil, scheme: String? = nil,
         routes: [String: [String]] = [:]
     ) {
@@ -37,6 +41,7 @@ public struct AppDefinition: Sendable {
         self.modules = modules
         self.plugins = plugins
         self.hostAPI = hostAPI
+        self.hostKeys = hostKeys
         self.absent = absent
         self.settings = settings
         self.homeLayout = homeLayout

@@ -15,7 +15,7 @@ enum AppRuntimePlugins {
     /// configuration, the public keys from the configuration only (SHOP_PLUGIN_CONFIG, else the bundled
     /// plugin-feed.json).
     static func manager(
-        environment: [String: String], versions: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
+        environment: [String: String], versions: [String: String], keys: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
     ) throws
         -> RuntimePluginManager
     {
@@ -34,7 +34,7 @@ enum AppRuntimePlugins {
             // Fault injection for the kill tests: the process dies at a named step, as if killed there.
             if !killAt.isEmpty, step.hasPrefix(killAt) { kill(getpid(), SIGKILL) }
         }
-        let host = try HostAPI.current(versions: versions)
+        let host = try HostAPI.current(versions: versions, keys: keys)
         var manager = RuntimePluginManager(store: store, configuration: configuration, host: host, report: report)
         manager.progress = progressPrinter()
         return manager

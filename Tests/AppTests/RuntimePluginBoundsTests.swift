@@ -3,9 +3,9 @@ import PluginFeed
 import Testing
 
 /// What the App promises about a loaded plugin, driven through the real binaries with a signed plugin that
-/// misbehaves (1.5.0 of the fixture): it registers only what its manifest declares, as itself, while it
-/// loads; a refused load is undone whole; no plugin route shadows an App route; and a crash is laid at
-/// the door of the plugin only when its code was running.
+/// misbehaves (1.5.0 of the fixture): it was built against the App's very content; it registers only what
+/// its manifest declares, as itself, while it loads; a refused load is undone whole; no plugin route
+/// shadows an App route; and a crash is laid at the door of the plugin only when its code was running.
 @Suite(.serialized, .requires("campaign", "product", "user", "cart", "runtime-plugins"))
 struct RuntimePluginBoundsTests {
     let fixture: RuntimePluginFixture
@@ -61,6 +61,28 @@ struct RuntimePluginBoundsTests {
         #expect(session.output.contains("Page not found"), "the late route was never registered: \(session.output)")
         #expect(!session.output.contains("15% off:"), "turned off: its section is gone from the product page")
         #expect(try app.run(["plugins", "list"]).output.contains("marked bad: 1.5.0"))
+    }
+
+    @Test func aPluginBuiltAgainstAnUnreleasedChangeIsRefusedAtPackAndByTheAppNamingTheComponent() throws {
+        let refusal = fixture.unreleasedRefusal
+        #expect(refusal.status == 1)
+        #expect(
+            refusal.output.contains("campaign@1.7.0 cannot be packed: 'models' (Packages/Foundation/Models) differs from its release models@1.0.0"),
+            "\(refusal.output)")
+
+        // Packed while models had no release tag: the label says 1.0.0, the content is not the App's.
+        let feed = try fixture.feed(["1.0.0", "1.7.0"])
+        let server = try FeedServer(feed)
+        defer { server.stop() }
+        let app = AppProcess.withPlugins(try fixture.configuration(feed: server.url, in: scratch.appendingPathComponent(UUID().uuidString)))
+        let differs = "built against models 1.0.0 with content "
+        let available = try app.run(["plugins", "available"]).output
+        #expect(available.contains("campaign 1.7.0") && available.contains("cannot load here: \(differs)"), "\(available)")
+        #expect(!available.contains("built against router"), "only what differs is named")
+        let refused = try app.run(["plugins", "install", "campaign@1.7.0"])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains(differs) && refused.error.contains(", the App has models 1.0.0 with content "), "\(refused.error)")
+        #expect(try app.run(["plugins", "install", "campaign"]).output.contains("Installed campaign 1.0.0"), "the newest version built against this App")
     }
 
     @Test func aRouteThatShadowsAnAppRouteIsRefusedAtPackCheckAndLoad() throws {

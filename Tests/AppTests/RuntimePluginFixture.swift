@@ -7,7 +7,9 @@ import Testing
 /// 1.0.0 as written, 1.1.0 with 20% off, 1.2.0 that crashes the App while loading, 1.3.0 that registers
 /// a route its manifest does not declare, 1.4.0 built against router 1.1.0 (a host API the App lacks), and
 /// 1.5.0 with 15% off that misbehaves as `CAMPAIGN_ATTACK` says (``Attack``). A 1.6.0 that declares a
-/// literal route of the User module's sign-in is released but refused by pack and by check-layers.
+/// literal route of the User module's sign-in is released but refused by pack and by check-layers. 1.7.0 is
+/// built against a Money with one more stored property while models still says 1.0.0: packed while models
+/// has no release tag, and refused by pack once models@1.0.0 names the content before the change.
 final class RuntimePluginFixture: Sendable {
     static let shared = Result { try RuntimePluginFixture() }
 
@@ -19,6 +21,8 @@ final class RuntimePluginFixture: Sendable {
     let otherKey: URL
     /// What `plugin pack` and `check-layers` said of 1.6.0, whose route shadows the sign-in route.
     let shadowRefusals: (pack: Refusal, check: Refusal)
+    /// What `plugin pack` said of 1.7.0 once models@1.0.0 named the content before Money changed.
+    let unreleasedRefusal: Refusal
 
     /// What 1.5.0 does wrong when the App runs with `CAMPAIGN_ATTACK` set to the raw value.
     enum Attack: String {
@@ -80,13 +84,17 @@ final class RuntimePluginFixture: Sendable {
             try edit(original).write(to: source, atomically: true, encoding: .utf8)
             try Self.release(version, in: clone, key: key, archives: archives)
         }
-        // The host API moves on: router 1.1.0, which the App under test does not have; then back for 1.5.0.
+        // The host API moves on: router 1.1.0, with an API the App under test does not have; then back for 1.5.0.
         let yaml = clone.appendingPathComponent("components.yaml")
         let router = (old: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", new: "    layer: foundation\n    version: 1.1.0\n  screen-kit:")
+        let routerSource = clone.appendingPathComponent("Packages/Foundation/Router/Sources/Router/Router.swift")
+        let routerOriginal = try String(contentsOf: routerSource, encoding: .utf8)
         try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.old, with: router.new).write(to: yaml, atomically: true, encoding: .utf8)
+        try (routerOriginal + "\n/// New in 1.1.0.\npublic let routerRevision = 1\n").write(to: routerSource, atomically: true, encoding: .utf8)
         try original.write(to: source, atomically: true, encoding: .utf8)
         try Self.release("1.4.0", in: clone, key: key, archives: archives)
         try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.new, with: router.old).write(to: yaml, atomically: true, encoding: .utf8)
+        try routerOriginal.write(to: routerSource, atomically: true, encoding: .utf8)
         try Self.hostile(original).write(to: source, atomically: true, encoding: .utf8)
         try Self.release("1.5.0", in: clone, key: key, archives: archives)
         // A literal the scanner reads, of the User module's sign-in route: never packed.
@@ -100,6 +108,16 @@ final class RuntimePluginFixture: Sendable {
             try Self.refusal(["plugin", "pack", "campaign", "1.6.0", "--key", key.path, "--output", archives.path, "--root", clone.path]),
             try Self.refusal(["--root", clone.path, "check-layers"])
         )
+        // Money gains a stored property under the same version: an ABI the App under test does not have.
+        try original.write(to: source, atomically: true, encoding: .utf8)
+        let released = try Self.output("/usr/bin/env", ["git", "-C", clone.path, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let money = clone.appendingPathComponent("Packages/Foundation/Models/Sources/Models/Money.swift")
+        try String(contentsOf: money, encoding: .utf8).replacingOccurrences(
+            of: "    public var currency: String\n", with: "    public var currency: String\n    /// New, unreleased.\n    public var note = \"\"\n"
+        ).write(to: money, atomically: true, encoding: .utf8)
+        try Self.release("1.7.0", in: clone, key: key, archives: archives)
+        try Self.run("/usr/bin/env", ["git", "-C", clone.path, "tag", "-a", "models@1.0.0", "-m", "Release models 1.0.0", released])
+        unreleasedRefusal = try Self.refusal(["plugin", "pack", "campaign", "1.7.0", "--key", key.path, "--output", archives.path, "--root", clone.path])
     }
 
     /// The campaign's source with an attack for each ``Attack``, chosen at run time, and 15% off.
@@ -217,6 +235,19 @@ final class RuntimePluginFixture: Sendable {
     struct Refusal: Sendable {
         var status: Int32
         var output: String
+    }
+
+    static func output(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw FixtureError("\(arguments.joined(separator: " ")) failed") }
+        return text
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {

@@ -19,6 +19,10 @@ struct HashCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: BuildOptions.Configuration = .debug
     @Option(help: "text, json, or key (the keys alone, one a line).") var format: HashService.Format = .text
     @Flag(help: "Print the recipe of each key (text only).") var explain = false
+    @Flag(
+        help: ArgumentHelp(
+            "Keys of content alone, without the toolchain, configuration, flags and platform: what an app's wiring records and a runtime plugin's "
+                + "manifest carries (a pinned component counts with its release).")) var content = false
 
     func validate() throws {
         if explain && format != .text {
@@ -28,8 +32,10 @@ struct HashCommand: ParsableCommand {
 
     func run() throws {
         let variables = ProcessInfo.processInfo.environment
-        let environment = KeyEnvironment.start(
-            swift: BuildPlanner.swiftExecutable(environment: variables), configuration: configuration.rawValue, environment: variables)
+        let environment =
+            content
+            ? Background(finished: .contentOnly)
+            : KeyEnvironment.start(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: configuration.rawValue, environment: variables)
         let status = WorkingTreeStatus.start(containing: try WorkspaceLoader.locateRoot(explicit: global.root))
         let context = try VersionedWorkspace(try global.workspace())
         let keys = try HashService.keys(context, names: components, apps: apps, environment: environment, status: status)

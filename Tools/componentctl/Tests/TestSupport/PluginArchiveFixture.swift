@@ -10,7 +10,8 @@ public enum PluginArchiveFixture {
     ) throws {
         let manifest = PluginManifest(
             id: id, version: version, entry: "\(id)_plugin_entry", library: "libBadge.so", sha256: Digest.sha256(library), size: library.count,
-            contributions: [.init(point: "shelf-interface/badges", plugin: id)], routes: routes, hostAPI: ["routing": "1.0.0"], swift: "6.3.1",
+            contributions: [.init(point: "shelf-interface/badges", plugin: id)], routes: routes, hostAPI: ["routing": "1.0.0"],
+            hostKeys: ["routing": "routing-content"], swift: "6.3.1",
             swiftRuntime: "x")
         let data = try manifest.encoded()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

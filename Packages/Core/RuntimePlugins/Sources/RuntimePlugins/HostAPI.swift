@@ -2,24 +2,32 @@ import CPluginHost
 import Foundation
 import PluginFeed
 
-/// What the App offers a runtime plugin: the exact version of each workspace component it links, and
-/// the Swift runtime it runs on. A plugin built against anything else is refused: Swift has no stable
-/// ABI on Linux, so "close" is not compatible.
+/// What the App offers a runtime plugin: each workspace component it links, by version and by content
+/// key, and the Swift runtime it runs on. A plugin built against other content is refused: Swift has no
+/// stable ABI on Linux, so "close" is not compatible.
 public struct HostAPI: Sendable, Equatable {
-    /// Component versions, by component name (the App's generated wiring lists them).
+    /// Component versions, by component name (the App's generated wiring lists them): said to people.
     public var versions: [String: String]
+    /// Component content keys, by component name (the wiring records them): what is compared.
+    public var keys: [String: String]
     /// The Swift runtime: the identity (``RuntimeIdentity``) of the `libswiftCore.so` the App runs on.
     public var swiftRuntime: String
 
     /// Creates a host API.
-    public init(versions: [String: String], swiftRuntime: String) {
+    public init(versions: [String: String], keys: [String: String], swiftRuntime: String) {
         self.versions = versions
+        self.keys = keys
         self.swiftRuntime = swiftRuntime
     }
 
-    /// The host API of this process: `versions` and the Swift runtime it loaded.
-    public static func current(versions: [String: String]) throws -> HostAPI {
-        HostAPI(versions: versions, swiftRuntime: try SwiftRuntime.loadedLibraryIdentity())
+    /// The host API of this process: `versions`, `keys` and the Swift runtime it loaded.
+    public static func current(versions: [String: String], keys: [String: String]) throws -> HostAPI {
+        HostAPI(versions: versions, keys: keys, swiftRuntime: try SwiftRuntime.loadedLibraryIdentity())
+    }
+
+    /// Why a plugin of `manifest` cannot load here, or nil when it can.
+    func incompatibility(of manifest: PluginManifest) -> String? {
+        manifest.incompatibility(hostAPI: versions, hostKeys: keys, swiftRuntime: swiftRuntime)
     }
 }
 

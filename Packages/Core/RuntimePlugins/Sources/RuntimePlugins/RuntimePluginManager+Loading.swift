@@ -172,7 +172,7 @@ extension RuntimePluginManager {
             throw Incompatible(reason: "it is signed by a key this App's plugin configuration does not trust")
         }
         let (manifest, library) = try store.installed(id, version, keys: configuration.keys)
-        if let reason = manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime) { throw Incompatible(reason: reason) }
+        if let reason = host.incompatibility(of: manifest) { throw Incompatible(reason: reason) }
         store.checkpoint("load \(id) \(version)")
         // Only a version on trial needs to know where a run died.
         let ledger = onTrial ? CallLedger.open(in: store, id: id) : nil

@@ -135,7 +135,7 @@ public struct RuntimePluginManager: Sendable {
 
     /// Why `release` cannot load in this App, or nil when it can.
     func incompatibility(of release: FeedIndex.Release) -> String? {
-        release.manifest.incompatibility(hostAPI: host.versions, swiftRuntime: host.swiftRuntime)
+        host.incompatibility(of: release.manifest)
     }
 
     /// The installed plugins: id, the version that loads, an update waiting, versions marked bad, and

@@ -10,7 +10,7 @@ import Testing
 private struct TestFeed {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
     let key = PluginSigningKey()
-    static let host = HostAPI(versions: ["router": "1.0.0"], swiftRuntime: "runtime-a")
+    static let host = HostAPI(versions: ["router": "1.0.0"], keys: ["router": "router-content-1"], swiftRuntime: "runtime-a")
 
     func publish(_ versions: [String], hostAPI: [String: String] = ["router": "1.0.0"], sequence: Int? = nil) throws {
         var index = FeedIndex(sequence: sequence ?? versions.count)
@@ -18,8 +18,8 @@ private struct TestFeed {
             let library = Data("not an ELF file, version \(version)".utf8)
             let manifest = PluginManifest(
                 id: "banner", version: version, entry: "banner_plugin_entry", library: "libBanner.so", sha256: Digest.sha256(library), size: library.count,
-                contributions: [.init(point: "shelf-interface/badges", plugin: "banner")], routes: ["app://banner/:name"], hostAPI: hostAPI, swift: "6.3.1",
-                swiftRuntime: "runtime-a")
+                contributions: [.init(point: "shelf-interface/badges", plugin: "banner")], routes: ["app://banner/:name"], hostAPI: hostAPI,
+                hostKeys: hostAPI.mapValues { "router-content-\($0.prefix(1))" }, swift: "6.3.1", swiftRuntime: "runtime-a")
             let manifestData = try manifest.encoded()
             let archive = try PluginArchive(files: [
                 PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), "libBanner.so": library,
@@ -110,9 +110,10 @@ private func storeFolder() -> URL { FileManager.default.temporaryDirectory.appen
     let reports = Reports()
     let newerApp = RuntimePluginManager(
         store: PluginStore(folder: store), configuration: FeedConfiguration(feed: feed.folder, keys: try TrustedKeys([feed.key.publicKey])),
-        host: HostAPI(versions: ["router": "2.0.0"], swiftRuntime: "runtime-a"), report: { line in reports.append(line) })
+        host: HostAPI(versions: ["router": "2.0.0"], keys: ["router": "router-content-2"], swiftRuntime: "runtime-a"),
+        report: { line in reports.append(line) })
     #expect(newerApp.loadInstalled(into: Router()).isEmpty)
-    #expect(reports.lines.contains { $0.contains("built against router 1.0.0, the App has router 2.0.0") })
+    #expect(reports.lines.contains { $0.contains("built against router 1.0.0 with content router-conte, the App has router 2.0.0") })
     #expect(try newerApp.installed().first?.bad == [])
     #expect(try newerApp.installed().first?.current == "1.0.0")
 }

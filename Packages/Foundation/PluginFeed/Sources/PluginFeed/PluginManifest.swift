@@ -36,6 +36,9 @@ public struct PluginManifest: Codable, Sendable, Hashable {
     public var routes: [String]
     /// The exact version of every workspace component the library was built against: the host API it needs.
     public var hostAPI: [String: String]
+    /// The content key of each of those components (`componentctl hash`'s, of content alone): what the App
+    /// compares, so a change released under no new version is told apart. Nil in a manifest packed before keys.
+    public var hostKeys: [String: String]?
     /// The Swift compiler that built it, as `swift --version` names it (for people).
     public var swift: String
     /// The identity of the `libswiftCore.so` it was linked against (``RuntimeIdentity``): Swift has no
@@ -45,7 +48,7 @@ public struct PluginManifest: Codable, Sendable, Hashable {
     /// Creates a manifest.
     public init(
         id: String, version: String, entry: String, library: String, sha256: String, size: Int, contributions: [Contribution], routes: [String],
-        hostAPI: [String: String], swift: String, swiftRuntime: String
+        hostAPI: [String: String], hostKeys: [String: String]?, swift: String, swiftRuntime: String
     ) {
         self.id = id
         self.version = version
@@ -56,6 +59,7 @@ public struct PluginManifest: Codable, Sendable, Hashable {
         self.contributions = contributions
         self.routes = routes
         self.hostAPI = hostAPI
+        self.hostKeys = hostKeys
         self.swift = swift
         self.swiftRuntime = swiftRuntime
     }
@@ -79,18 +83,34 @@ public struct PluginManifest: Codable, Sendable, Hashable {
         guard PluginID.isSafeFileName(library) else { throw FeedError("\(what) names the library '\(library)', which is no plain file name.") }
     }
 
-    /// Why an App with the component versions `host` on the Swift runtime `runtime` (the identity of its
-    /// libswiftCore.so) cannot load this plugin, or nil when it can: every component the plugin was built
-    /// against must be in the App at exactly that version, and the runtime the same.
-    public func incompatibility(hostAPI host: [String: String], swiftRuntime runtime: String) -> String? {
+    /// Why an App with the component versions `host` and content keys `keys` on the Swift runtime `runtime` (the
+    /// identity of its libswiftCore.so) cannot load this plugin, or nil when it can: every component the plugin was
+    /// built against must be in the App with the same content key (its version label is only said), and the
+    /// runtime the same.
+    public func incompatibility(hostAPI host: [String: String], hostKeys keys: [String: String], swiftRuntime runtime: String) -> String? {
         var reasons: [String] = []
         if swiftRuntime != runtime { reasons.append("built with Swift \(swift), whose runtime is not the one the App runs on") }
+        guard let hostKeys else {
+            return (reasons + ["packed without content keys (by an older componentctl), so the App cannot tell what it was built against: pack it again"])
+                .joined(separator: "; ")
+        }
         for (component, version) in hostAPI.sorted(by: { $0.key < $1.key }) {
             guard let have = host[component] else {
                 reasons.append("built against \(component) \(version), which the App does not have")
                 continue
             }
-            if have != version { reasons.append("built against \(component) \(version), the App has \(component) \(have)") }
+            let built = hostKeys[component], own = keys[component]
+            guard let built, let own else {
+                reasons.append(
+                    built == nil
+                        ? "its manifest has no content key of \(component)" : "the App records no content key of \(component) (its wiring is from before keys)")
+                continue
+            }
+            if built != own {
+                reasons.append(
+                    "built against \(component) \(version) with content \(built.prefix(12)), the App has \(component) \(have) with content "
+                        + "\(own.prefix(12)): one was built from changes the other lacks (changed under the same version, or not committed)")
+            }
         }
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }

@@ -11,7 +11,7 @@ import Testing
         PluginManifest(
             id: "banner", version: "1.2.0", entry: "banner_plugin_entry", library: "libBanner.so", sha256: Digest.sha256(library), size: library.count,
             contributions: [.init(point: "shelf-interface/badges", plugin: "banner")], routes: ["app://banner/<name>"],
-            hostAPI: ["router": "1.0.0"], swift: "6.3.1", swiftRuntime: "abc")
+            hostAPI: ["router": "1.0.0"], hostKeys: ["router": "aaaa"], swift: "6.3.1", swiftRuntime: "abc")
     }
 
     func archive(manifest: PluginManifest? = nil, library: Data? = nil, signer: PluginSigningKey? = nil) throws -> Data {
@@ -104,12 +104,19 @@ import Testing
         }
     }
 
-    @Test func compatibilityNeedsTheExactHostAPIAndCompiler() {
+    @Test func compatibilityNeedsTheSameContentOfEachComponentAndTheSameRuntime() {
         let manifest = manifest(library: library)
-        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0", "cart": "2.0.0"], swiftRuntime: "abc") == nil)
-        #expect(manifest.incompatibility(hostAPI: ["router": "1.1.0"], swiftRuntime: "abc")?.contains("the App has router 1.1.0") == true)
-        #expect(manifest.incompatibility(hostAPI: [:], swiftRuntime: "abc")?.contains("does not have") == true)
-        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0"], swiftRuntime: "def")?.contains("Swift 6.3.1") == true)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0", "cart": "2.0.0"], hostKeys: ["router": "aaaa", "cart": "cccc"], swiftRuntime: "abc") == nil)
+        // The content decides; the label is only said.
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.1.0"], hostKeys: ["router": "aaaa"], swiftRuntime: "abc") == nil)
+        let changed = manifest.incompatibility(hostAPI: ["router": "1.0.0"], hostKeys: ["router": "bbbb"], swiftRuntime: "abc")
+        #expect(changed?.contains("built against router 1.0.0 with content aaaa, the App has router 1.0.0 with content bbbb") == true)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0"], hostKeys: [:], swiftRuntime: "abc")?.contains("no content key of router") == true)
+        #expect(manifest.incompatibility(hostAPI: [:], hostKeys: [:], swiftRuntime: "abc")?.contains("does not have") == true)
+        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0"], hostKeys: ["router": "aaaa"], swiftRuntime: "def")?.contains("Swift 6.3.1") == true)
+        var unkeyed = manifest
+        unkeyed.hostKeys = nil
+        #expect(unkeyed.incompatibility(hostAPI: ["router": "1.0.0"], hostKeys: ["router": "aaaa"], swiftRuntime: "abc")?.contains("pack it again") == true)
     }
 
     @Test func anIndexVerifiesOnlyWithItsSignature() throws {

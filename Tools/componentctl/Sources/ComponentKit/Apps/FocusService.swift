@@ -49,7 +49,8 @@ public enum FocusService {
         let folder = workspace.root.appendingPathComponent(".build/componentctl/focus-\(name)")
         let sources = folder.appendingPathComponent("Sources/\(product)")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        for (path, bytes) in try AppSources.files(plan, workspace: workspace) {
+        let keys = try AppWiring.hostKeys(workspace, analysis: analysis, components: plan.linked, staged: [:])
+        for (path, bytes) in try AppSources.files(plan, workspace: workspace, keys: keys) {
             try AtomicFile.write(Data(bytes), to: sources.appendingPathComponent((path as NSString).lastPathComponent))
         }
         try AtomicFile.write(Data(try manifest(plan, product: product, analysis: analysis).utf8), to: folder.appendingPathComponent("Package.swift"))

@@ -381,8 +381,13 @@ public final class GitRepository {
 
     /// The blob id git would give the working tree's file `path` (with the repository's filters, as `git add` applies them).
     func hashFile(_ path: String) throws -> GitOID {
+        try hashFile(at: workdir.appendingPathComponent(path), as: path)
+    }
+
+    /// The blob id of the file at `url` as git would store it at `path` (its filters by that path's attributes).
+    func hashFile(at url: URL, as path: String) throws -> GitOID {
         var oid = git_oid()
-        try check(git_repository_hashfile(&oid, pointer, workdir.appendingPathComponent(path).path, GIT_OBJECT_BLOB, path), "hash '\(path)'")
+        try check(git_repository_hashfile(&oid, pointer, url.path, GIT_OBJECT_BLOB, path), "hash '\(path)'")
         return GitOID(oid)
     }
 

@@ -61,6 +61,21 @@ final class WorkingTrees {
         return try write(root)
     }
 
+    /// The tree id the folder `folder` (outside the working tree, every file in it tracked) would have at `path`.
+    func treeID(ofStaged folder: URL, as path: String) throws -> GitOID? {
+        let root = Node(committed: nil)
+        root.entries = [:]
+        for file in (FileManager.default.subpaths(atPath: folder.path) ?? []).sorted() {
+            let url = folder.appendingPathComponent(file)
+            var info = stat()
+            guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { continue }
+            let components = file.split(separator: "/").map(String.init)
+            guard let name = components.last, let parent = try self.folder(components.dropLast()[...], in: root, creating: true) else { continue }
+            parent.entries?[name] = try entry(of: url, info: info, as: path + "/" + file)
+        }
+        return try write(root)
+    }
+
     private func changes(under path: String, leavingOut leftOut: [String] = []) -> [String] {
         let under = path.isEmpty ? changed : changed.filter { $0.hasPrefix(path + "/") || $0 == path }
         return leftOut.isEmpty ? under : under.filter { file in !leftOut.contains { file.hasPrefix($0 + "/") } }
@@ -136,12 +151,20 @@ final class WorkingTrees {
 
     /// The mode and blob id git would record for the file or link `path` of the working tree.
     private func fileEntry(_ path: String, info: stat) throws -> (mode: UInt32, id: GitOID) {
+        guard case .file(let mode, let id) = try entry(of: repository.workdir.appendingPathComponent(path), info: info, as: path) else {
+            throw ToolError("'\(path)' is no file", status: .environment)
+        }
+        return (mode, id)
+    }
+
+    /// The entry git would record at `path` for the file or link at `url`.
+    private func entry(of url: URL, info: stat, as path: String) throws -> Entry {
         if (info.st_mode & S_IFMT) == S_IFLNK {
-            let target = try FileManager.default.destinationOfSymbolicLink(atPath: repository.workdir.appendingPathComponent(path).path)
-            return (GIT_FILEMODE_LINK.rawValue, try repository.objectID(of: Array(target.utf8), type: GIT_OBJECT_BLOB))
+            let target = try FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+            return .file(mode: GIT_FILEMODE_LINK.rawValue, id: try repository.objectID(of: Array(target.utf8), type: GIT_OBJECT_BLOB))
         }
         let executable = info.st_mode & S_IXUSR != 0
-        return (executable ? GIT_FILEMODE_BLOB_EXECUTABLE.rawValue : GIT_FILEMODE_BLOB.rawValue, try repository.hashFile(path))
+        return .file(mode: executable ? GIT_FILEMODE_BLOB_EXECUTABLE.rawValue : GIT_FILEMODE_BLOB.rawValue, id: try repository.hashFile(at: url, as: path))
     }
 
     /// The id of `node` as a tree object (nil for an empty folder, which git does not keep).

@@ -58,8 +58,13 @@ public struct KeyEnvironment: Sendable, Equatable {
         (environment["COMPONENTCTL_SWIFT_FLAGS"] ?? "").split(separator: " ").map(String.init)
     }
 
+    /// No toolchain, configuration, flags or platform: a key of content alone, the identity of what a runtime plugin
+    /// was built against (the manifest checks the Swift runtime apart, and a debug App links what a release plugin does).
+    public static let contentOnly = KeyEnvironment(swift: "", configuration: "", flags: [], platform: "")
+
     var recipe: [String] {
-        ["swift \(swift)", "configuration \(configuration)", "flags \(flags.isEmpty ? "none" : flags.joined(separator: " "))", "platform \(platform)"]
+        guard self != .contentOnly else { return ["content only"] }
+        return ["swift \(swift)", "configuration \(configuration)", "flags \(flags.isEmpty ? "none" : flags.joined(separator: " "))", "platform \(platform)"]
     }
 }
 
@@ -83,18 +88,31 @@ public struct ComponentKeys {
     /// The tree of each submodule path's uncommitted edits (nil: none), read once however many components use it.
     private var submoduleEdits: [String: String?] = [:]
 
+    /// Folders of components whose files are staged elsewhere, not yet in place (a scaffold being written), by component.
+    private var staged: [String: URL] = [:]
+
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
     public init(_ context: VersionedWorkspace, environment: KeyEnvironment) throws {
         try self.init(context, environment: Background(finished: environment), status: nil)
     }
 
+    /// Keys of content alone (``KeyEnvironment/contentOnly``), as they will be once the folders `staged` holds (by
+    /// component) are in place: `analysis` reads their manifests already.
+    init(contentOf context: VersionedWorkspace, analysis: WorkspaceAnalysis, staged: [String: URL]) throws {
+        try self.init(context, environment: Background(finished: .contentOnly), status: nil, analysis: analysis)
+        self.staged = staged
+    }
+
     /// Keys of `context`'s components under the environment `pending` finds, with the `status` of its repository's working
     /// tree when it was started already (``WorkingTreeStatus/start(containing:)``): both run while the workspace is read.
-    public init(_ context: VersionedWorkspace, environment pending: Background<KeyEnvironment>, status: Background<WorkingTreeStatus>?) throws {
+    public init(
+        _ context: VersionedWorkspace, environment pending: Background<KeyEnvironment>, status: Background<WorkingTreeStatus>?,
+        analysis known: WorkspaceAnalysis? = nil
+    ) throws {
         self.context = context
         // The status of every file, the slowest read, runs beside the manifests' on a repository handle of its own.
         let status = status ?? WorkingTreeStatus.start(containing: context.repository.workdir)
-        analysis = WorkspaceAnalysis.analyze(context.workspace, readSources: false)
+        analysis = known ?? WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         lock = try Self.trackedLock(context)
         var read = try status.wait()
         // Started from the command's folder, it may have found another repository (one nested in the workspace).
@@ -118,7 +136,7 @@ public struct ComponentKeys {
             throw ToolError("'\(component.name)' depends on itself through other components: run 'componentctl check-layers' to see the cycle.", status: .usage)
         }
         let path = context.repositoryPath(of: component)
-        var recipe = ["componentctl key 1", "component \(component.name)", "tree \(try trees.treeID(of: path)?.hex ?? "none")"]
+        var recipe = ["componentctl key 1", "component \(component.name)", "tree \(try tree(of: component, at: path))"]
         var uncommitted = trees.isDirty(path)
         let package = analysis.packages[component.name]
         let found = try inputs.resolve(component, manifest: package?.manifest)
@@ -231,6 +249,14 @@ public struct ComponentKeys {
         return ComponentKey(
             name: name, key: Self.digest(recipe), recipe: recipe, uncommitted: uncommitted, inexact: Array(Set(inexact)).sorted(),
             unreadable: Array(Set(unreadable)).sorted())
+    }
+
+    /// The tree id of `component`'s folder at `path`: as staged, or as on disk; a key of content takes a pinned
+    /// component's release, which is what apps build.
+    private func tree(of component: Component, at path: String) throws -> String {
+        if let folder = staged[component.name] { return try trees.treeID(ofStaged: folder, as: path)?.hex ?? "none" }
+        if environment == .contentOnly, let pin = component.pin { return try pinnedTree(component.name, version: pin) }
+        return try trees.treeID(of: path)?.hex ?? "none"
     }
 
     private func pinnedTree(_ name: String, version: String) throws -> String {

@@ -138,7 +138,9 @@ public enum PinService {
         // The apps' wiring first: it decides which component packages the root names, the pins where they are.
         let wiring = try AppWiring.update(&transaction, yaml: workspace.fileBytes, root: root)
         if !wiring.isEmpty {
-            changes.append("regenerate the apps' wiring from components.yaml and the sources: \(wiring.joined(separator: ", "))")
+            changes.append(
+                "regenerate the apps' wiring from components.yaml and the sources: \(wiring.joined(separator: ", "))"
+                    + movedContent(wiring, transaction, workspace))
         }
         let pending = transaction.pendingWrite(manifest)
         let current = pending ?? FileManager.default.contents(atPath: root.appendingPathComponent(manifest).path).map { Array($0) } ?? []
@@ -167,6 +169,26 @@ public enum PinService {
         guard !transaction.isEmpty else { return CommandResult(output: "Already in sync: \(pins).\n", errors: warnings.joined()) }
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined(), errors: warnings.joined())
+    }
+
+    /// Which components' content changed since `paths` of the wiring recorded it (those whose dependencies did not
+    /// change too: the others' keys follow theirs), as a clause of the change.
+    private static func movedContent(_ paths: [String], _ transaction: WorkspaceTransaction, _ workspace: Workspace) -> String {
+        var moved = Set<String>()
+        for path in paths where path.hasSuffix("/GeneratedApp.swift") {
+            guard let new = transaction.pendingWrite(path),
+                let old = FileManager.default.contents(atPath: workspace.root.appendingPathComponent(path).path)
+            else { continue }
+            let recorded = AppSources.recordedKeys(in: Array(old))
+            moved.formUnion(AppSources.recordedKeys(in: new).filter { recorded[$0.key] != nil && recorded[$0.key] != $0.value }.keys)
+        }
+        guard !moved.isEmpty else { return "" }
+        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
+        let causes = moved.filter { name in !(analysis.packages[name]?.edges ?? []).contains { moved.contains($0.to) } }.sorted()
+        let followers = moved.count - causes.count
+        return " (the content of \(causes.prefix(8).joined(separator: ", "))\(causes.count > 8 ? " and \(causes.count - 8) more" : "") changed"
+            + (followers > 0 ? ", and with it the key of \(followers) component\(followers == 1 ? "" : "s") above" : "")
+            + ": the wiring records the content key of each component it links, which runtime plugins are checked against)"
     }
 
     /// Package.swift (`text`, else the file) with the components block pointing where the pins say.

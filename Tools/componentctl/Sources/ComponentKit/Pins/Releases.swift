@@ -166,6 +166,13 @@ public enum ReleaseService {
                 "'\(name)' cannot be released with uncommitted changes (the release commits components.yaml and tags "
                     + "that commit); commit or stash them first:\n" + changed.prefix(10).map { "  \($0)" }.joined(separator: "\n"), status: .environment)
         }
+        let unsettled = try AppWiring.uncommittedLinked(context.workspace)
+        guard unsettled.isEmpty else {
+            throw ToolError(
+                "'\(name)' cannot be released while \(unsettled.prefix(5).joined(separator: ", ")) \(unsettled.count == 1 ? "has" : "have") uncommitted "
+                    + "changes: the release commits the apps' wiring, which records the content of every component they link. Commit or stash them first.",
+                status: .environment)
+        }
         let head = try context.repository.headReference()
         guard try context.repository.tree(of: head.commit, path: path) != nil else {
             throw ToolError("'\(component.path)' is not in the last commit; commit the component before releasing it.", status: .environment)

@@ -18,6 +18,8 @@ public enum AppWiring {
         public var routes: [String: [String]] = [:]
         /// Each staged package's manifest, by component, with the package's folder.
         public var manifests: [String: (folder: String, bytes: [UInt8])] = [:]
+        /// Where each staged package's files wait on disk, by component: its content key is theirs.
+        var folders: [String: URL] = [:]
 
         /// Facts to add to what the sources say.
         public init(
@@ -61,8 +63,9 @@ public enum AppWiring {
         let plans = try workspace.apps.map {
             try AppPlan.make($0, analysis: analysis, catalog: catalog, shell: shell, shellAPI: shellAPI, stagedRoutes: staged.routes)
         }
+        let keys = try hostKeys(workspace, analysis: analysis, components: Set(plans.flatMap(\.linked)), staged: staged.folders)
         var files: [String: [UInt8]] = [:]
-        for plan in plans { files.merge(try AppSources.files(plan, workspace: workspace)) { _, new in new } }
+        for plan in plans { files.merge(try AppSources.files(plan, workspace: workspace, keys: keys)) { _, new in new } }
         var stagedOwners: [String: Component] = [:]
         for (name, module) in staged.modules.flatMap({ name, modules in modules.map { (name, $0.module) } })
             + staged.definitions.flatMap({ name, definitions in definitions.map { (name, $0.module) } })
@@ -73,6 +76,38 @@ public enum AppWiring {
         let block = try AppManifest.contents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
         let packages = AppManifest.directComponents(plans, shellModules: shellModules, analysis: analysis, staged: stagedOwners)
         return Output(files: files, manifestBlock: block, packages: packages)
+    }
+
+    /// The content key (``KeyEnvironment/contentOnly``) of each of `components`: what a runtime plugin must have been
+    /// built against. None outside a git repository, and none of a component whose key cannot be made (its
+    /// manifest leads out of the repository): the App then loads no runtime plugin built against it.
+    static func hostKeys(_ workspace: Workspace, analysis: WorkspaceAnalysis, components: Set<String>, staged: [String: URL]) throws -> [String: String] {
+        try contentKeys(workspace, analysis: analysis, components: components, staged: staged).mapValues(\.key)
+    }
+
+    /// The components the apps link whose content holds uncommitted changes (not those that only depend on one): the
+    /// wiring would record keys no commit has.
+    static func uncommittedLinked(_ workspace: Workspace) throws -> [String] {
+        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
+        let linked = Set(AppPlan.linkedComponents(analysis).values.flatMap { $0 }).filter { workspace.component(named: $0)?.isRuntime == false }
+        let dirty = Set(try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys)
+        guard !dirty.isEmpty else { return [] }
+        let context = try VersionedWorkspace(workspace)
+        return try dirty.filter { name in
+            guard let component = workspace.component(named: name) else { return false }
+            let edited = try !context.repository.changedFiles(under: context.repositoryPath(of: component)).isEmpty
+            return edited || !(analysis.packages[name]?.edges ?? []).contains { dirty.contains($0.to) }
+        }.sorted()
+    }
+
+    private static func contentKeys(
+        _ workspace: Workspace, analysis: WorkspaceAnalysis, components: Set<String>, staged: [String: URL]
+    ) throws -> [String: ComponentKey] {
+        guard !components.isEmpty, let context = try? VersionedWorkspace(workspace) else { return [:] }
+        var keys = try ComponentKeys(contentOf: context, analysis: analysis, staged: staged)
+        var found: [String: ComponentKey] = [:]
+        for name in components.sorted() { found[name] = try? keys.key(of: name) }
+        return found
     }
 
     /// Adds to `transaction` every generated file that differs from the disk, the `apps` block of
@@ -162,6 +197,7 @@ extension AppWiring.Staged {
                 analysis.packages[name]
                 ?? ComponentPackage(
                     component: component, manifestPath: manifest.folder + "/Package.swift", manifest: read, edges: [], unknownPaths: [], targets: [])
+            package.manifest = package.manifest ?? read
             package.edges = read.dependencies.compactMap { dependency in
                 guard let path = dependency.path, let target = byPath[LexicalPath.resolve(path, from: folder.path)] else {
                     return nil

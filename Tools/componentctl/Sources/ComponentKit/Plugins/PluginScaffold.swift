@@ -58,6 +58,7 @@ public enum PluginScaffold {
         transaction.write("Package.swift", try ScaffoldService.wiringManifest(workspace, packages: [(interface.path, interface.folderName), (folder, name)]))
         var facts = AppWiring.Staged(definitions: [id: definitions])
         facts.manifests[id] = (folder, Array((package.files["Package.swift"] ?? "").utf8))
+        facts.folders[id] = staged
         try AppWiring.update(&transaction, yaml: bytes, root: workspace.root, adding: facts)
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let wiredText = apps.isEmpty ? "" : " and added to the app\(apps.count == 1 ? "" : "s") \(apps.joined(separator: ", "))"

@@ -29,6 +29,7 @@ public enum RuntimePluginPacker {
         let plan = try PinPlanner.plan(context, component: component, version: version)
         let product = try libraryProduct(of: plan.manifest, name: name, tag: plan.release.tag)
         let hostAPI = try hostAPI(of: plan.manifest, workspace: workspace, plugin: name)
+        let hostKeys = try hostKeys(of: hostAPI, context, plugin: plan.release.tag, report: report)
 
         // The release tree at the pin layout's depth, so its relative dependencies reach the live packages.
         let packFolder = plan.pinFolder.replacingOccurrences(
@@ -91,7 +92,7 @@ public enum RuntimePluginPacker {
         let (entry, contributions, routes, swift, library, libraryName) = built
         let manifest = PluginManifest(
             id: name, version: version.description, entry: entry, library: libraryName, sha256: Digest.sha256(library), size: library.count,
-            contributions: contributions, routes: routes, hostAPI: hostAPI, swift: swift.version, swiftRuntime: swift.runtimeDigest)
+            contributions: contributions, routes: routes, hostAPI: hostAPI, hostKeys: hostKeys, swift: swift.version, swiftRuntime: swift.runtimeDigest)
         let manifestData = try manifest.encoded()
         let archive = try PluginArchive(files: [
             PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), libraryName: library,
@@ -137,6 +138,40 @@ public enum RuntimePluginPacker {
             queue += (analysis.packages[component.name]?.manifest?.dependencies ?? []).compactMap { byFolder[$0.identity] }
         }
         return versions
+    }
+
+    /// The content key of each component of `hostAPI`, which the plugin is built against as the working tree holds it.
+    /// Refuses when one differs from its release (its tag `<name>@<version>`): no App built from the release would
+    /// load the plugin. One without a release tag is said in a warning, since only an App built from this very
+    /// content will.
+    static func hostKeys(of hostAPI: [String: String], _ context: VersionedWorkspace, plugin: String, report: (String) -> Void) throws -> [String: String] {
+        let trees = try WorkingTrees(context.repository)
+        var differing: [String] = [], untagged: [String] = []
+        for (name, version) in hostAPI.sorted(by: { $0.key < $1.key }) {
+            let path = context.repositoryPath(of: try context.component(name))
+            guard let tag = try context.repository.resolveTag("\(name)@\(version)") else {
+                untagged.append("\(name) \(version)")
+                continue
+            }
+            if try context.repository.tree(of: tag.commit, path: path) != trees.treeID(of: path) {
+                differing.append("'\(name)' (\(path)) differs from its release \(name)@\(version)")
+            }
+        }
+        guard differing.isEmpty else {
+            throw ToolError(
+                "\(plugin) cannot be packed: " + differing.joined(separator: "; ")
+                    + ". An App built from the release would refuse the plugin, and one built from these changes claims the same version. "
+                    + "Release the changes under a new version (componentctl release NAME VERSION), or undo them (git diff NAME@VERSION -- FOLDER shows them).",
+                status: .findings)
+        }
+        if !untagged.isEmpty {
+            let named = untagged.prefix(5).joined(separator: ", ") + (untagged.count > 5 ? " and \(untagged.count - 5) more" : "")
+            report(
+                "warning: \(named) \(untagged.count == 1 ? "has" : "have") no release tag here: \(plugin) fits only an App built "
+                    + "from their content as it is now (fetch the tags: git fetch --tags).\n")
+        }
+        var keys = try ComponentKeys(contentOf: context, analysis: WorkspaceAnalysis.analyze(context.workspace, readSources: false), staged: [:])
+        return try hostAPI.keys.reduce(into: [:]) { found, name in found[name] = try keys.key(of: name).key }
     }
 
     /// The entry symbols (`@_cdecl("...")`), plugin definition ids and route patterns of the Swift sources under `folder`.

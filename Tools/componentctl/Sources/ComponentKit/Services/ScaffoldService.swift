@@ -79,8 +79,10 @@ public enum ScaffoldService {
         }
 
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "new \(name)")
+        var stagedFolders: [String: URL] = [:]
         for package in packages {
             let staged = try WorkspaceTransaction.stagingFolder(root: workspace.root).appendingPathComponent((package.folder as NSString).lastPathComponent)
+            stagedFolders[package.name] = staged
             for (path, text) in package.files {
                 let file = staged.appendingPathComponent(path)
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -93,7 +95,10 @@ public enum ScaffoldService {
         transaction.write(WorkspaceLoader.fileName, yaml)
         // The scaffold's module is the template's `<Name>Module`; its sources are only staged yet.
         var staged = AppWiring.Staged()
-        for package in packages { staged.manifests[package.name] = (package.folder, Array((package.files["Package.swift"] ?? "").utf8)) }
+        staged.folders = stagedFolders
+        for package in packages {
+            staged.manifests[package.name] = (package.folder, Array((package.files["Package.swift"] ?? "").utf8))
+        }
         // The new interface's routes, which apps that leave the feature out answer for.
         for package in packages where package.kind == .interface {
             staged.routes[package.name] = package.files.filter { $0.key.hasPrefix("Sources/") && $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }

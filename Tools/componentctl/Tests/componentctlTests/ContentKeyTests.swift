@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Components are identified by content where a label could mislead: the apps' wiring records the content key
+/// of every component they link, and `plugin pack` builds a runtime plugin only against released content.
+@Suite struct ContentKeyTests {
+    private func tool(_ scratch: Scratch, _ arguments: String...) throws -> ToolProcess.Result {
+        try ToolProcess.run(arguments + ["--root", scratch.root.path])
+    }
+
+    /// The plugin fixture with `stamp` shipped at run time, committed as a new repository and synced.
+    private func runtimeRepository() throws -> Scratch {
+        let scratch = try Scratch.pluginFixture()
+        try scratch.replace(
+            in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
+            with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
+        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
+        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon, stamp]", with: "[shelf, reader, ribbon]")
+        try scratch.replace(
+            in: "Packages/Plugins/Stamp/Package.swift", #"products: [.library(name: "Stamp", targets: ["Stamp"])]"#,
+            with: #"products: [.library(name: "Stamp", type: .dynamic, targets: ["Stamp"])]"#)
+        try scratch.commitAsNewRepository()
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "synced")
+        return scratch
+    }
+
+    /// The content keys `hash --content` gives `names`.
+    private func contentKeys(_ scratch: Scratch, _ names: [String]) throws -> [String: String] {
+        struct Key: Decodable {
+            var name: String
+            var key: String
+        }
+        let hashed = try ToolProcess.run(["hash"] + names + ["--content", "--format", "json", "--root", scratch.root.path])
+        #expect(hashed.status == 0, "\(hashed.error)")
+        return Dictionary(uniqueKeysWithValues: try JSONDecoder().decode([Key].self, from: Data(hashed.output.utf8)).map { ($0.name, $0.key) })
+    }
+
+    @Test func theWiringRecordsTheContentKeyOfEveryLinkedComponentAndSyncCheckNamesTheOneThatChanged() throws {
+        let scratch = try runtimeRepository()
+        let wiring = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let linked = ["reader", "ribbon", "routing", "shelf", "shelf-interface"]
+        for (name, key) in try contentKeys(scratch, linked) {
+            #expect(wiring.contains("                \"\(name)\": \"\(key)\",\n"), "\(name) \(key)")
+        }
+        #expect(!wiring.contains("\"stamp\": \""), "a runtime plugin is no part of the App's content")
+        let environmentKey = try ToolProcess.run(["hash", "routing", "--format", "key", "--root", scratch.root.path]).output
+        #expect(!wiring.contains(environmentKey.trimmingCharacters(in: .newlines)), "the toolchain and configuration are no part of it")
+
+        let routing = try #require(try scratch.listing().first { $0.hasPrefix("./Packages/Foundation/Routing/Sources/") && $0.hasSuffix(".swift") })
+        try scratch.write(String(routing.dropFirst(2)), try scratch.read(String(routing.dropFirst(2))) + "public let added = 1\n")
+        let check = try tool(scratch, "sync", "--check")
+        #expect(check.status == 1)
+        #expect(check.output.contains("(the content of routing changed, and with it the key of "), "\(check.output)")
+        #expect(try tool(scratch, "sync").status == 0)
+        let uncommitted = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "routing changed")
+        #expect(try tool(scratch, "sync", "--check").status == 0, "a key of uncommitted content stays the key once committed")
+        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == uncommitted)
+    }
+
+    @Test func packRefusesADependencyThatDiffersFromItsReleaseAndReleaseRefusesUncommittedLinkedContent() throws {
+        let scratch = try runtimeRepository()
+        #expect(try tool(scratch, "release", "routing", "1.0.0").status == 0)
+        #expect(try tool(scratch, "release", "stamp", "1.0.1").status == 0)
+        let key = scratch.root.deletingLastPathComponent().appendingPathComponent("content-\(UUID().uuidString).key")
+        #expect(try ToolProcess.run(["plugin", "keygen", "--key", key.path]).status == 0)
+
+        let routing = try #require(try scratch.listing().first { $0.hasPrefix("./Packages/Foundation/Routing/Sources/") && $0.hasSuffix(".swift") })
+        try scratch.write(String(routing.dropFirst(2)), try scratch.read(String(routing.dropFirst(2))) + "public struct Added { var stored = 1 }\n")
+        let before = try scratch.listing()
+        let pack = try tool(scratch, "plugin", "pack", "stamp", "1.0.1", "--key", key.path)
+        #expect(pack.status == 1, "\(pack.output)\(pack.error)")
+        #expect(pack.error.contains("stamp@1.0.1 cannot be packed: 'routing' (Packages/Foundation/Routing) differs from its release routing@1.0.0"), "\(pack.error)")
+        #expect(try scratch.listing() == before, "nothing built, nothing written")
+
+        let release = try tool(scratch, "release", "ribbon", "1.0.1")
+        #expect(release.status == 3)
+        #expect(release.error.contains("'ribbon' cannot be released while routing has uncommitted changes"), "\(release.error)")
+    }
+}
