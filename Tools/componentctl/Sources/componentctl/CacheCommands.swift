@@ -21,8 +21,9 @@ struct HashCommand: ParsableCommand {
     @Flag(help: "Print the recipe of each key (text only).") var explain = false
     @Flag(
         help: ArgumentHelp(
-            "Keys of content alone, without the toolchain, configuration, flags and platform: what an app's wiring records and a runtime plugin's "
-                + "manifest carries (a pinned component counts with its release).")) var content = false
+            "Keys of each component's own content (its folder, external packages and inputs), without what it depends on, the toolchain, "
+                + "configuration, flags and platform: what an app's wiring records and a runtime plugin's manifest carries (a pinned component "
+                + "counts with its release).")) var content = false
 
     func validate() throws {
         if explain && format != .text {

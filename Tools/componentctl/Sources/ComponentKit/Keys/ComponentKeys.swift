@@ -58,8 +58,9 @@ public struct KeyEnvironment: Sendable, Equatable {
         (environment["COMPONENTCTL_SWIFT_FLAGS"] ?? "").split(separator: " ").map(String.init)
     }
 
-    /// No toolchain, configuration, flags or platform: a key of content alone, the identity of what a runtime plugin
-    /// was built against (the manifest checks the Swift runtime apart, and a debug App links what a release plugin does).
+    /// A key of the component's own content: no toolchain, configuration, flags or platform (a runtime plugin's
+    /// manifest checks the Swift runtime apart, and a debug App links what a release plugin does), and not the keys
+    /// of what it depends on (compared over a whole closure, each change is named where it happened).
     public static let contentOnly = KeyEnvironment(swift: "", configuration: "", flags: [], platform: "")
 
     var recipe: [String] {
@@ -142,7 +143,9 @@ public struct ComponentKeys {
         let found = try inputs.resolve(component, manifest: package?.manifest)
         var unreadable = found.unreadable
         recipe += found.unreadable.map { "unreadable \($0)" }
-        for name in Set(package?.edges.map(\.to) ?? []).union(found.components).sorted() {
+        // A key of content is the component's own: compared over a whole closure, a change is named where it happened.
+        let dependencies = environment == .contentOnly ? [] : Set(package?.edges.map(\.to) ?? []).union(found.components).sorted()
+        for name in dependencies {
             guard let dependency = context.workspace.component(named: name) else { continue }
             let key = try key(of: dependency, visiting: &visiting)
             recipe.append("depends \(name) \(key.key)")

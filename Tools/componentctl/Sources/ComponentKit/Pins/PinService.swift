@@ -171,8 +171,7 @@ public enum PinService {
         return CommandResult(output: "Synced:\n" + changes.map { "  - \($0)\n" }.joined(), errors: warnings.joined())
     }
 
-    /// Which components' content changed since `paths` of the wiring recorded it (those whose dependencies did not
-    /// change too: the others' keys follow theirs), as a clause of the change.
+    /// Which components' content changed since `paths` of the wiring recorded it, as a clause of the change.
     private static func movedContent(_ paths: [String], _ transaction: WorkspaceTransaction, _ workspace: Workspace) -> String {
         var moved = Set<String>()
         for path in paths where path.hasSuffix("/GeneratedApp.swift") {
@@ -183,12 +182,9 @@ public enum PinService {
             moved.formUnion(AppSources.recordedKeys(in: new).filter { recorded[$0.key] != nil && recorded[$0.key] != $0.value }.keys)
         }
         guard !moved.isEmpty else { return "" }
-        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
-        let causes = moved.filter { name in !(analysis.packages[name]?.edges ?? []).contains { moved.contains($0.to) } }.sorted()
-        let followers = moved.count - causes.count
-        return " (the content of \(causes.prefix(8).joined(separator: ", "))\(causes.count > 8 ? " and \(causes.count - 8) more" : "") changed"
-            + (followers > 0 ? ", and with it the key of \(followers) component\(followers == 1 ? "" : "s") above" : "")
-            + ": the wiring records the content key of each component it links, which runtime plugins are checked against)"
+        let names = moved.sorted()
+        return " (the content of \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? " and \(names.count - 8) more" : "") changed: "
+            + "the wiring records the content key of each component it links, which runtime plugins are checked against)"
     }
 
     /// Package.swift (`text`, else the file) with the components block pointing where the pins say.

@@ -85,19 +85,11 @@ public enum AppWiring {
         try contentKeys(workspace, analysis: analysis, components: components, staged: staged).mapValues(\.key)
     }
 
-    /// The components the apps link whose content holds uncommitted changes (not those that only depend on one): the
-    /// wiring would record keys no commit has.
+    /// The components the apps link whose content holds uncommitted changes: the wiring would record keys no commit has.
     static func uncommittedLinked(_ workspace: Workspace) throws -> [String] {
         let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
         let linked = Set(AppPlan.linkedComponents(analysis).values.flatMap { $0 }).filter { workspace.component(named: $0)?.isRuntime == false }
-        let dirty = Set(try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys)
-        guard !dirty.isEmpty else { return [] }
-        let context = try VersionedWorkspace(workspace)
-        return try dirty.filter { name in
-            guard let component = workspace.component(named: name) else { return false }
-            let edited = try !context.repository.changedFiles(under: context.repositoryPath(of: component)).isEmpty
-            return edited || !(analysis.packages[name]?.edges ?? []).contains { dirty.contains($0.to) }
-        }.sorted()
+        return try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys.sorted()
     }
 
     private static func contentKeys(
