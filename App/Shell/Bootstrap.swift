@@ -66,7 +66,8 @@ public struct Bootstrap: Sendable {
         }
         var runtimePlugins: RuntimePluginManager?
         do {
-            runtimePlugins = try AppRuntimePlugins.manager(environment: environment, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
+            runtimePlugins = try AppRuntimePlugins.manager(
+                environment: environment, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
             run.runtimePlugins = runtimePlugins
         } catch {
             logger.warning("runtime plugins are off in this start: \(error)")

@@ -111,7 +111,7 @@ struct AppProcess {
     }
 
     /// Standard output of a program that prints little to standard error (which goes to this process's own).
-    private static func capture(_ executable: String, _ arguments: [String]) throws -> Data {
+    static func capture(_ executable: String, _ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -110,7 +110,8 @@ final class RuntimePluginFixture: Sendable {
         )
         // Money gains a stored property under the same version: an ABI the App under test does not have.
         try original.write(to: source, atomically: true, encoding: .utf8)
-        let released = try Self.output("/usr/bin/env", ["git", "-C", clone.path, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let head = try AppProcess.capture("/usr/bin/env", ["git", "-C", clone.path, "rev-parse", "HEAD"])
+        let released = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let money = clone.appendingPathComponent("Packages/Foundation/Models/Sources/Models/Money.swift")
         try String(contentsOf: money, encoding: .utf8).replacingOccurrences(
             of: "    public var currency: String\n", with: "    public var currency: String\n    /// New, unreleased.\n    public var note = \"\"\n"
@@ -235,19 +236,6 @@ final class RuntimePluginFixture: Sendable {
     struct Refusal: Sendable {
         var status: Int32
         var output: String
-    }
-
-    static func output(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureError("\(arguments.joined(separator: " ")) failed") }
-        return text
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {

@@ -8,15 +8,7 @@ import TestSupport
 /// libraries, the wiring that leaves them out, and a feed's publish and verify.
 @Suite struct RuntimePluginModelTests {
     /// The plugin fixture with stamp shipped at run time (and no longer declared under `plugins:`).
-    private func runtimeFixture() throws -> Scratch {
-        let scratch = try Scratch.pluginFixture()
-        try scratch.replace(
-            in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
-            with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
-        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
-        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon, stamp]", with: "[shelf, reader, ribbon]")
-        return scratch
-    }
+    private func runtimeFixture() throws -> Scratch { try Scratch.runtimePluginFixture() }
 
     private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
         LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()

@@ -13,6 +13,21 @@ extension Scratch {
         return scratch
     }
 
+    /// The plugin fixture with `stamp` shipped at run time (`runtime: true`, a dynamic library, in no app and
+    /// under no point's declarations).
+    public static func runtimePluginFixture() throws -> Scratch {
+        let scratch = try pluginFixture()
+        try scratch.replace(
+            in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
+            with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
+        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
+        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon, stamp]", with: "[shelf, reader, ribbon]")
+        try scratch.replace(
+            in: "Packages/Plugins/Stamp/Package.swift", #"products: [.library(name: "Stamp", targets: ["Stamp"])]"#,
+            with: #"products: [.library(name: "Stamp", type: .dynamic, targets: ["Stamp"])]"#)
+        return scratch
+    }
+
     /// The plugin fixture committed as a new git repository.
     public static func pluginFixtureRepository() throws -> Scratch {
         let scratch = try pluginFixture()

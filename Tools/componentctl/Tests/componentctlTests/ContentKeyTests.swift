@@ -11,15 +11,7 @@ import TestSupport
 
     /// The plugin fixture with `stamp` shipped at run time, committed as a new repository and synced.
     private func runtimeRepository() throws -> Scratch {
-        let scratch = try Scratch.pluginFixture()
-        try scratch.replace(
-            in: "components.yaml", "    extends: shelf-interface/badges\n    version: 1.0.0\n\n  shelf-interface:",
-            with: "    extends: shelf-interface/badges\n    runtime: true\n    version: 1.0.0\n\n  shelf-interface:")
-        try scratch.replace(in: "components.yaml", "    - plugin: stamp\n      enabled: false\n", with: "")
-        try scratch.replace(in: "components.yaml", "[shelf, reader, ribbon, stamp]", with: "[shelf, reader, ribbon]")
-        try scratch.replace(
-            in: "Packages/Plugins/Stamp/Package.swift", #"products: [.library(name: "Stamp", targets: ["Stamp"])]"#,
-            with: #"products: [.library(name: "Stamp", type: .dynamic, targets: ["Stamp"])]"#)
+        let scratch = try Scratch.runtimePluginFixture()
         try scratch.commitAsNewRepository()
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.git("add", "-A")
@@ -74,7 +66,9 @@ import TestSupport
         let before = try scratch.listing()
         let pack = try tool(scratch, "plugin", "pack", "stamp", "1.0.1", "--key", key.path)
         #expect(pack.status == 1, "\(pack.output)\(pack.error)")
-        #expect(pack.error.contains("stamp@1.0.1 cannot be packed: 'routing' (Packages/Foundation/Routing) differs from its release routing@1.0.0"), "\(pack.error)")
+        #expect(
+            pack.error.contains("stamp@1.0.1 cannot be packed: 'routing' (Packages/Foundation/Routing) differs from its release routing@1.0.0"), "\(pack.error)"
+        )
         #expect(try scratch.listing() == before, "nothing built, nothing written")
 
         let release = try tool(scratch, "release", "ribbon", "1.0.1")

@@ -106,7 +106,8 @@ import Testing
 
     @Test func compatibilityNeedsTheSameContentOfEachComponentAndTheSameRuntime() {
         let manifest = manifest(library: library)
-        #expect(manifest.incompatibility(hostAPI: ["router": "1.0.0", "cart": "2.0.0"], hostKeys: ["router": "aaaa", "cart": "cccc"], swiftRuntime: "abc") == nil)
+        #expect(
+            manifest.incompatibility(hostAPI: ["router": "1.0.0", "cart": "2.0.0"], hostKeys: ["router": "aaaa", "cart": "cccc"], swiftRuntime: "abc") == nil)
         // The content decides; the label is only said.
         #expect(manifest.incompatibility(hostAPI: ["router": "1.1.0"], hostKeys: ["router": "aaaa"], swiftRuntime: "abc") == nil)
         let changed = manifest.incompatibility(hostAPI: ["router": "1.0.0"], hostKeys: ["router": "bbbb"], swiftRuntime: "abc")
