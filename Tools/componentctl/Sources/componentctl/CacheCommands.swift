@@ -16,7 +16,7 @@ struct HashCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Components (default: every component and every app).") var components: [String] = []
     @Option(name: .customLong("app"), help: ArgumentHelp("An app of components.yaml (repeat for several).", valueName: "name")) var apps: [String] = []
-    @Option(name: .shortAndLong, help: "debug or release.") var configuration: BuildOptions.Configuration = .debug
+    @Option(name: .shortAndLong, help: "debug or release (default: debug).") var configuration: BuildOptions.Configuration?
     @Option(help: "text, json, or key (the keys alone, one a line).") var format: HashService.Format = .text
     @Flag(help: "Print the recipe of each key (text only).") var explain = false
     @Flag(
@@ -26,6 +26,12 @@ struct HashCommand: ParsableCommand {
                 + "counts with its release).")) var content = false
 
     func validate() throws {
+        if content, let configuration {
+            throw ValidationError("--content keys hold no configuration; drop -c \(configuration.rawValue) or --content.")
+        }
+        if content, !apps.isEmpty {
+            throw ValidationError("--content keys components; an app has no key of content alone (drop --app \(apps[0]), or --content).")
+        }
         if explain && format != .text {
             throw ValidationError("--explain prints the recipes in the text format; drop --format \(format.rawValue) or --explain.")
         }
@@ -36,10 +42,13 @@ struct HashCommand: ParsableCommand {
         let environment =
             content
             ? Background(finished: .contentOnly)
-            : KeyEnvironment.start(swift: BuildPlanner.swiftExecutable(environment: variables), configuration: configuration.rawValue, environment: variables)
+            : KeyEnvironment.start(
+                swift: BuildPlanner.swiftExecutable(environment: variables), configuration: (configuration ?? .debug).rawValue, environment: variables)
         let status = WorkingTreeStatus.start(containing: try WorkspaceLoader.locateRoot(explicit: global.root))
         let context = try VersionedWorkspace(try global.workspace())
-        let keys = try HashService.keys(context, names: components, apps: apps, environment: environment, status: status)
+        // Of content alone, every component is the default: an app has no such key.
+        let names = content && components.isEmpty ? context.workspace.components.map(\.name) : components
+        let keys = try HashService.keys(context, names: names, apps: apps, environment: environment, status: status)
         try finish(try HashService.render(keys, format: format, explain: explain))
     }
 }

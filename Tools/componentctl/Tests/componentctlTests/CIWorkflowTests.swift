@@ -22,6 +22,11 @@ struct CIWorkflowTests {
         #expect(lint.isEmpty, "actionlint: \(lint)")
         #expect(try tool(scratch, ["ci", "github", "--check"]).status == 0)
         #expect(try tool(scratch, ["sync", "--check"]).status == 0)
+        let link = scratch.root.deletingLastPathComponent().appendingPathComponent("linked-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: scratch.root)
+        defer { try? FileManager.default.removeItem(at: link) }
+        let throughLink = try ToolProcess.run(["sync", "--check", "--root", link.path])
+        #expect(throughLink.status == 0, "a root reached through a link (as macOS's /tmp is) is the same workspace: \(throughLink.output)\(throughLink.error)")
 
         // A team's own lines outside the markers stay; an app added to components.yaml makes the jobs stale.
         try scratch.replace(in: Self.workflow, "name: components\n", with: "name: components\n# our note\n")

@@ -54,6 +54,55 @@ import TestSupport
         #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == uncommitted)
     }
 
+    @Test func aLinkOutOfTheRepositoryStopsSyncNamingItInsteadOfDroppingTheKey() throws {
+        let scratch = try runtimeRepository()
+        let link = "Packages/Foundation/Routing/.build"
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent(link).path, withDestinationPath: "/nonexistent")
+        let before = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        for arguments in [["sync"], ["sync", "--check"]] {
+            let refused = try ToolProcess.run(arguments + ["--root", scratch.root.path])
+            #expect(refused.status == 2, "\(arguments): \(refused.output)")
+            #expect(refused.error.contains("'routing' holds the link \(link), which leads out of the repository (to /nonexistent)"), "\(refused.error)")
+        }
+        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == before)
+    }
+
+    @Test func aPinnedComponentCountsWithItsReleaseWhateverItsFolderHolds() throws {
+        let scratch = try runtimeRepository()
+        #expect(try tool(scratch, "release", "reader", "1.0.1").status == 0)
+        #expect(try tool(scratch, "pin", "reader", "1.0.1").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "pinned")
+        let pinned = try contentKeys(scratch, ["reader"])
+        try scratch.write("Packages/Business/Reader/NOTES.md", "work in progress\n")
+        #expect(try contentKeys(scratch, ["reader"]) == pinned)
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+        let release = try tool(scratch, "release", "shelf", "1.0.1")
+        #expect(release.status == 0, "the wiring records reader's release, not its folder: \(release.error)")
+    }
+
+    @Test func packRefusesADependencyWhoseInputsChangedSinceItsReleaseThoughItsFolderDidNot() throws {
+        let scratch = try runtimeRepository()
+        try scratch.replace(in: "components.yaml", "  scheme: lib ", with: "  inputs: [.swift-version]\n  scheme: lib ")
+        try scratch.write(".swift-version", "6.0\n")
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "an input")
+        #expect(try tool(scratch, "release", "routing", "1.0.0").status == 0)
+        #expect(try tool(scratch, "release", "stamp", "1.0.1").status == 0)
+        try scratch.write(".swift-version", "6.1\n")
+        let release = try tool(scratch, "release", "shelf", "1.0.1")
+        #expect(release.status == 3)
+        #expect(release.error.contains("'shelf' cannot be released while the input .swift-version has uncommitted changes"), "\(release.error)")
+        try scratch.git("commit", "-qam", "another toolchain")
+
+        let key = scratch.root.deletingLastPathComponent().appendingPathComponent("content-\(UUID().uuidString).key")
+        #expect(try ToolProcess.run(["plugin", "keygen", "--key", key.path]).status == 0)
+        let pack = try tool(scratch, "plugin", "pack", "stamp", "1.0.1", "--key", key.path)
+        #expect(pack.status == 1, "\(pack.output)\(pack.error)")
+        #expect(pack.error.contains("'routing' is as released in routing@1.0.0, but what else its content key covers changed since"), "\(pack.error)")
+    }
+
     @Test func packRefusesADependencyThatDiffersFromItsReleaseAndReleaseRefusesUncommittedLinkedContent() throws {
         let scratch = try runtimeRepository()
         #expect(try tool(scratch, "release", "routing", "1.0.0").status == 0)

@@ -115,8 +115,9 @@ public enum StepService {
     static func packageFolders(_ packages: [String], root: URL) throws -> [String] {
         var seen = Set<String>()
         var queue = packages.map(normalized)
-        let base = root.standardizedFileURL.path
-        for package in queue where package.hasPrefix("/") || !root.appendingPathComponent(package).standardizedFileURL.path.hasPrefix(base + "/") {
+        // Lexically: a root reached through a link (macOS's /tmp) must not be resolved on one side only.
+        let base = LexicalPath.resolve(root.path)
+        for package in queue where package.hasPrefix("/") || !LexicalPath.resolve(package, from: base).hasPrefix(base + "/") {
             throw ToolError(
                 "--package '\(package)' is \(package.hasPrefix("/") ? "an absolute path" : "outside the workspace"): --package takes a package "
                     + "folder inside the workspace, relative to its root (name one outside with --input instead, once it is in the repository).",
@@ -130,7 +131,7 @@ public enum StepService {
             }
             for dependency in try ManifestReader.read(Array(bytes)).dependencies {
                 guard let path = dependency.path else { continue }
-                let resolved = folder.appendingPathComponent(path).standardizedFileURL.path
+                let resolved = LexicalPath.resolve(path, from: LexicalPath.resolve(package, from: base))
                 guard resolved.hasPrefix(base + "/") else {
                     throw ToolError("'\(package)' depends on '\(path)', outside the workspace: name it with --input instead.", status: .usage)
                 }

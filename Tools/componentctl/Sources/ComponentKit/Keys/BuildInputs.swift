@@ -125,7 +125,7 @@ struct BuildInputs {
     /// linked source file's target, which the folder's own tree does not hold.
     private func followLinks(inside folder: String, by component: String, into found: inout Found) throws {
         for link in links where link.hasPrefix(folder + "/") {
-            let (real, via) = try follow(String(link.dropFirst(folder.count + 1)), from: folder, by: component)
+            let (real, via) = try follow(String(link.dropFirst(folder.count + 1)), from: folder, by: component, link: link)
             guard real != folder, !real.hasPrefix(folder + "/") else { continue }
             found.links.formUnion(via)
             // A folder a link leads to may hold links that lead further: SwiftPM reads through those too.
@@ -135,11 +135,18 @@ struct BuildInputs {
 
     /// The repository path `written` (relative to the package folder `from`) reaches once every link on the way is
     /// followed, and the links followed.
-    private func follow(_ written: String, from: String, by component: String) throws -> (String, [String]) {
+    /// `link` names the link inside a package that `written` was read from, if it was.
+    private func follow(_ written: String, from: String, by component: String, link: String? = nil) throws -> (String, [String]) {
         let outside = {
-            ToolError(
-                "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
-                    + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
+            guard let link else {
+                return ToolError(
+                    "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
+                        + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
+            }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: workdir + "/" + link)) ?? "?"
+            return ToolError(
+                "'\(component)' holds the link \(link), which leads out of the repository (to \(target)): SwiftPM reads through it, so no key "
+                    + "can follow what it builds. Point the link inside the repository, or remove it (git rm \(link)).", status: .usage)
         }
         guard !written.hasPrefix("/") || written.hasPrefix(workdir + "/") else { throw outside() }
         let start = written.hasPrefix("/") ? String(written.dropFirst(workdir.count + 1)) : (from.isEmpty ? "" : from + "/") + written

@@ -91,6 +91,8 @@ public struct ComponentKeys {
 
     /// Folders of components whose files are staged elsewhere, not yet in place (a scaffold being written), by component.
     private var staged: [String: URL] = [:]
+    /// components.lock's pins: the trees apps build of pinned components.
+    private lazy var lockedPins = (try? PinLock.load(root: context.workspace.root))?.pins ?? [:]
 
     /// Keys of `context`'s components under `environment`; reads the working tree's status once.
     public init(_ context: VersionedWorkspace, environment: KeyEnvironment) throws {
@@ -138,7 +140,8 @@ public struct ComponentKeys {
         }
         let path = context.repositoryPath(of: component)
         var recipe = ["componentctl key 1", "component \(component.name)", "tree \(try tree(of: component, at: path))"]
-        var uncommitted = trees.isDirty(path)
+        // A key of content takes a pinned component's release, whatever its folder holds.
+        var uncommitted = !(environment == .contentOnly && component.pin != nil) && trees.isDirty(path)
         let package = analysis.packages[component.name]
         let found = try inputs.resolve(component, manifest: package?.manifest)
         var unreadable = found.unreadable
@@ -256,10 +259,22 @@ public struct ComponentKeys {
 
     /// The tree id of `component`'s folder at `path`: as staged, or as on disk; a key of content takes a pinned
     /// component's release, which is what apps build.
-    private func tree(of component: Component, at path: String) throws -> String {
+    private mutating func tree(of component: Component, at path: String) throws -> String {
         if let folder = staged[component.name] { return try trees.treeID(ofStaged: folder, as: path)?.hex ?? "none" }
-        if environment == .contentOnly, let pin = component.pin { return try pinnedTree(component.name, version: pin) }
+        if environment == .contentOnly, let pin = component.pin { return try releasedTree(component.name, version: pin) }
         return try trees.treeID(of: path)?.hex ?? "none"
+    }
+
+    /// The tree apps build of `name`, pinned to `version`: components.lock's, else its tag's.
+    private mutating func releasedTree(_ name: String, version: String) throws -> String {
+        if let locked = lockedPins[name], locked.version == version { return locked.tree }
+        let tree = try pinnedTree(name, version: version)
+        guard tree != "unreleased" else {
+            throw ToolError(
+                "'\(name)' is pinned to \(version), but neither components.lock nor a tag \(name)@\(version) says what that release holds. "
+                    + context.fetchTagsAdvice, status: .environment)
+        }
+        return tree
     }
 
     private func pinnedTree(_ name: String, version: String) throws -> String {

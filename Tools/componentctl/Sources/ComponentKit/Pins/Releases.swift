@@ -169,8 +169,9 @@ public enum ReleaseService {
         let unsettled = try AppWiring.uncommittedLinked(context.workspace)
         guard unsettled.isEmpty else {
             throw ToolError(
-                "'\(name)' cannot be released while \(unsettled.prefix(5).joined(separator: ", ")) \(unsettled.count == 1 ? "has" : "have") uncommitted "
-                    + "changes: the release commits the apps' wiring, which records the content of every component they link. Commit or stash them first.",
+                "'\(name)' cannot be released while \(unsettled.prefix(8).joined(separator: ", "))"
+                    + (unsettled.count > 8 ? " and \(unsettled.count - 8) more" : "") + " \(unsettled.count == 1 ? "has" : "have") uncommitted changes: "
+                    + "the release commits the apps' wiring, which records the content of every component they link. Commit or stash them first.",
                 status: .environment)
         }
         let head = try context.repository.headReference()

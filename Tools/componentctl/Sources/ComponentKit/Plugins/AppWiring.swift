@@ -79,17 +79,25 @@ public enum AppWiring {
     }
 
     /// The content key (``KeyEnvironment/contentOnly``) of each of `components`: what a runtime plugin must have been
-    /// built against. None outside a git repository, and none of a component whose key cannot be made (its
-    /// manifest leads out of the repository): the App then loads no runtime plugin built against it.
+    /// built against. None outside a git repository (the App then loads no runtime plugin); throws when a key cannot
+    /// be made (a path or link out of the repository), as `hash` does.
     static func hostKeys(_ workspace: Workspace, analysis: WorkspaceAnalysis, components: Set<String>, staged: [String: URL]) throws -> [String: String] {
         try contentKeys(workspace, analysis: analysis, components: components, staged: staged).mapValues(\.key)
     }
 
-    /// The components the apps link whose content holds uncommitted changes: the wiring would record keys no commit has.
+    /// What holds uncommitted changes that the content keys of the components the apps link cover: their folders,
+    /// and the workspace's inputs (a component whose key is uncommitted otherwise, by a path package or link, is
+    /// named itself). The wiring would record keys no commit has.
     static func uncommittedLinked(_ workspace: Workspace) throws -> [String] {
         let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
         let linked = Set(AppPlan.linkedComponents(analysis).values.flatMap { $0 }).filter { workspace.component(named: $0)?.isRuntime == false }
-        return try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys.sorted()
+        let dirty = try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys.sorted()
+        guard !dirty.isEmpty else { return [] }
+        let context = try VersionedWorkspace(workspace)
+        let changed = { (path: String) in try !context.repository.changedFiles(under: context.repositoryPath(path)).isEmpty }
+        let inputs = try workspace.inputs.filter(changed).map { "the input \($0)" }
+        let folders = try dirty.filter { name in try workspace.component(named: name).map { try changed($0.path) } ?? false }
+        return folders + inputs + (folders.isEmpty && inputs.isEmpty ? dirty : [])
     }
 
     private static func contentKeys(
@@ -98,7 +106,7 @@ public enum AppWiring {
         guard !components.isEmpty, let context = try? VersionedWorkspace(workspace) else { return [:] }
         var keys = try ComponentKeys(contentOf: context, analysis: analysis, staged: staged)
         var found: [String: ComponentKey] = [:]
-        for name in components.sorted() { found[name] = try? keys.key(of: name) }
+        for name in components.sorted() { found[name] = try keys.key(of: name) }
         return found
     }
 

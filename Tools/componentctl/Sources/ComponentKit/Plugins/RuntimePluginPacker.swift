@@ -141,10 +141,12 @@ public enum RuntimePluginPacker {
     }
 
     /// The content key of each component of `hostAPI`, which the plugin is built against as the working tree holds it.
-    /// Refuses when one differs from its release (its tag `<name>@<version>`): no App built from the release would
-    /// load the plugin. One without a release tag is said in a warning, since only an App built from this very
-    /// content will.
+    /// Refuses when one differs from its release (its tag `<name>@<version>`: the folder's tree there, and the key the
+    /// apps' wiring of that commit records): no App built from the release would load the plugin. One without a
+    /// release tag is said in a warning, since only an App built from this very content will.
     static func hostKeys(of hostAPI: [String: String], _ context: VersionedWorkspace, plugin: String, report: (String) -> Void) throws -> [String: String] {
+        var keys = try ComponentKeys(contentOf: context, analysis: WorkspaceAnalysis.analyze(context.workspace, readSources: false), staged: [:])
+        let current = try hostAPI.keys.reduce(into: [String: String]()) { found, name in found[name] = try keys.key(of: name).key }
         let trees = try WorkingTrees(context.repository)
         var differing: [String] = [], untagged: [String] = []
         for (name, version) in hostAPI.sorted(by: { $0.key < $1.key }) {
@@ -154,14 +156,18 @@ public enum RuntimePluginPacker {
                 continue
             }
             if try context.repository.tree(of: tag.commit, path: path) != trees.treeID(of: path) {
-                differing.append("'\(name)' (\(path)) differs from its release \(name)@\(version)")
+                differing.append("'\(name)' (\(path)) differs from its release \(name)@\(version) (git diff \(name)@\(version) -- \(path); git status \(path))")
+            } else if let released = try releasedKey(name, at: tag.commit, context), released != current[name] {
+                differing.append(
+                    "'\(name)' is as released in \(name)@\(version), but what else its content key covers changed since (its external packages, "
+                        + "the lock or the workspace's inputs: componentctl hash --content \(name) --explain)")
             }
         }
         guard differing.isEmpty else {
             throw ToolError(
                 "\(plugin) cannot be packed: " + differing.joined(separator: "; ")
                     + ". An App built from the release would refuse the plugin, and one built from these changes claims the same version. "
-                    + "Release the changes under a new version (componentctl release NAME VERSION), or undo them (git diff NAME@VERSION -- FOLDER shows them).",
+                    + "Release the changes under a new version (componentctl release NAME NEW-VERSION), or undo them.",
                 status: .findings)
         }
         if !untagged.isEmpty {
@@ -170,8 +176,16 @@ public enum RuntimePluginPacker {
                 "warning: \(named) \(untagged.count == 1 ? "has" : "have") no release tag here: \(plugin) fits only an App built "
                     + "from their content as it is now (fetch the tags: git fetch --tags).\n")
         }
-        var keys = try ComponentKeys(contentOf: context, analysis: WorkspaceAnalysis.analyze(context.workspace, readSources: false), staged: [:])
-        return try hostAPI.keys.reduce(into: [:]) { found, name in found[name] = try keys.key(of: name).key }
+        return current
+    }
+
+    /// The content key of `name` that the apps' wiring at `commit` records (a release commits it), if any does.
+    private static func releasedKey(_ name: String, at commit: GitOID, _ context: VersionedWorkspace) throws -> String? {
+        for app in context.workspace.apps {
+            guard let bytes = try context.repository.file(at: context.repositoryPath(app.folder + "/GeneratedApp.swift"), in: commit) else { continue }
+            if let key = AppSources.recordedKeys(in: bytes)[name] { return key }
+        }
+        return nil
     }
 
     /// The entry symbols (`@_cdecl("...")`), plugin definition ids and route patterns of the Swift sources under `folder`.
