@@ -72,7 +72,7 @@ public enum GeneratedApp {
                 "models": "0783ee329b2d1134bc9f53b07ac70b00c089261043ac572f34b725df702d3408",
                 "order": "268be30278712b5f2b711ea2c9a926af913b2bfe712f3d0557c2e9fda0459807",
                 "order-interface": "4ed69622ce8ccad44d30caae94b3b0af1d53c8969fd5211ff1206b0d91059fe3",
-                "plugin-feed": "ce5af1c0c3d6745580af21382bd8589611ee8d291599108bf3968b21d04cccb7",
+                "plugin-feed": "021b0dd0e3c3789f3b8faf7f01354df242e0937c4f322ce46c53dfd37cdbe11a",
                 "product": "f953283c84fb867058e8be09fd7567b2db3dfcd70eb28d16b7e2795721968d56",
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",

@@ -103,7 +103,9 @@ public struct PluginManifest: Codable, Sendable, Hashable {
             guard let built, let own else {
                 reasons.append(
                     built == nil
-                        ? "its manifest has no content key of \(component)" : "the App records no content key of \(component) (its wiring is from before keys)")
+                        ? "its manifest has no content key of \(component)"
+                        : "the App records no content key of \(component) (its wiring was generated outside a git repository, or before keys: "
+                            + "run componentctl sync in the workspace's repository and build it again)")
                 continue
             }
             if built != own {
