@@ -5,7 +5,8 @@ import Testing
 /// Released and packed versions of the sample's runtime plugin, made once per test run in a clone of
 /// the workspace with the real `componentctl release` and `componentctl plugin pack`:
 /// 1.0.0 as written, 1.1.0 with 20% off, 1.2.0 that crashes the App while loading, 1.3.0 that registers
-/// a route its manifest does not declare, 1.4.0 built against router 1.1.0 (a host API the App lacks), and
+/// a route its manifest does not declare, 1.4.0 built against router 1.1.0 (its manifest then given another
+/// content key of router, re-signed: a host API the App lacks), and
 /// 1.5.0 with 15% off that misbehaves as `CAMPAIGN_ATTACK` says (``Attack``). A 1.6.0 that declares a
 /// literal route of the User module's sign-in is released but refused by pack and by check-layers. 1.7.0 is
 /// built against a Money with one more stored property while models still says 1.0.0: packed while models
@@ -84,17 +85,18 @@ final class RuntimePluginFixture: Sendable {
             try edit(original).write(to: source, atomically: true, encoding: .utf8)
             try Self.release(version, in: clone, key: key, archives: archives)
         }
-        // The host API moves on: router 1.1.0, with an API the App under test does not have; then back for 1.5.0.
+        // The host API moves on: router 1.1.0, whose content the App under test does not have; then back for 1.5.0.
         let yaml = clone.appendingPathComponent("components.yaml")
         let router = (old: "    layer: foundation\n    version: 1.0.0\n  screen-kit:", new: "    layer: foundation\n    version: 1.1.0\n  screen-kit:")
-        let routerSource = clone.appendingPathComponent("Packages/Foundation/Router/Sources/Router/Router.swift")
-        let routerOriginal = try String(contentsOf: routerSource, encoding: .utf8)
         try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.old, with: router.new).write(to: yaml, atomically: true, encoding: .utf8)
-        try (routerOriginal + "\n/// New in 1.1.0.\npublic let routerRevision = 1\n").write(to: routerSource, atomically: true, encoding: .utf8)
         try original.write(to: source, atomically: true, encoding: .utf8)
         try Self.release("1.4.0", in: clone, key: key, archives: archives)
+        // Router's content under 1.1.0, as its signed manifest records it: packing against a real change of router would
+        // build every package above router twice (there and back), for a refusal that comes before the library is read.
+        try Self.rewriteManifest(of: archives.appendingPathComponent("campaign-1.4.0.tar"), key: key) {
+            $0.hostKeys?["router"] = String(repeating: "1a", count: 32)
+        }
         try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: router.new, with: router.old).write(to: yaml, atomically: true, encoding: .utf8)
-        try routerOriginal.write(to: routerSource, atomically: true, encoding: .utf8)
         try Self.hostile(original).write(to: source, atomically: true, encoding: .utf8)
         try Self.release("1.5.0", in: clone, key: key, archives: archives)
         // A literal the scanner reads, of the User module's sign-in route: never packed.
@@ -119,6 +121,18 @@ final class RuntimePluginFixture: Sendable {
         try Self.release("1.7.0", in: clone, key: key, archives: archives)
         try Self.run("/usr/bin/env", ["git", "-C", clone.path, "tag", "-a", "models@1.0.0", "-m", "Release models 1.0.0", released])
         unreleasedRefusal = try Self.refusal(["plugin", "pack", "campaign", "1.7.0", "--key", key.path, "--output", archives.path, "--root", clone.path])
+    }
+
+    /// Changes the manifest of `archive` with `change` and signs it again with `key`.
+    private static func rewriteManifest(of archive: URL, key: URL, _ change: (inout PluginManifest) -> Void) throws {
+        var files = try PluginArchive(decoding: try Data(contentsOf: archive)).files
+        guard let data = files[PluginArchive.manifestName] else { throw FixtureError("\(archive.path) holds no manifest") }
+        var manifest = try PluginManifest.decode(data, what: "manifest")
+        change(&manifest)
+        let manifestData = try manifest.encoded()
+        files[PluginArchive.manifestName] = manifestData
+        files[PluginArchive.signatureName] = try PluginSigningKey(fileContents: String(contentsOf: key, encoding: .utf8)).sign(manifestData)
+        try PluginArchive(files: files).encoded().write(to: archive)
     }
 
     /// The campaign's source with an attack for each ``Attack``, chosen at run time, and 15% off.
