@@ -9,8 +9,9 @@ import Testing
 /// content key of router, re-signed: a host API the App lacks), and
 /// 1.5.0 with 15% off that misbehaves as `CAMPAIGN_ATTACK` says (``Attack``). A 1.6.0 that declares a
 /// literal route of the User module's sign-in is released but refused by pack and by check-layers. 1.7.0 is
-/// built against a Money with one more stored property while models still says 1.0.0: packed while models
-/// has no release tag, and refused by pack once models@1.0.0 names the content before the change.
+/// released after Money gained a stored property while models still says 1.0.0: refused by pack once
+/// models@1.0.0 names the content before the change, and its archive is what pack wrote before that tag
+/// existed (the changed models' content key in its signed manifest; 1.0.0's library, never loaded).
 final class RuntimePluginFixture: Sendable {
     static let shared = Result { try RuntimePluginFixture() }
 
@@ -118,9 +119,20 @@ final class RuntimePluginFixture: Sendable {
         try String(contentsOf: money, encoding: .utf8).replacingOccurrences(
             of: "    public var currency: String\n", with: "    public var currency: String\n    /// New, unreleased.\n    public var note = \"\"\n"
         ).write(to: money, atomically: true, encoding: .utf8)
-        try Self.release("1.7.0", in: clone, key: key, archives: archives)
+        try Self.run("/usr/bin/env", ["git", "-C", clone.path, "commit", "-qam", "Campaign 1.7.0"])
+        try Self.componentctl(["release", "campaign", "1.7.0", "--root", clone.path])
         try Self.run("/usr/bin/env", ["git", "-C", clone.path, "tag", "-a", "models@1.0.0", "-m", "Release models 1.0.0", released])
         unreleasedRefusal = try Self.refusal(["plugin", "pack", "campaign", "1.7.0", "--key", key.path, "--output", archives.path, "--root", clone.path])
+        // What pack wrote before models@1.0.0 existed: models' content key as `hash --content` gives the changed Money, in a
+        // signed manifest. The library is 1.0.0's (a build against the change would rebuild every package above models, for
+        // a refusal that comes before the library is read).
+        let changed = try Self.componentctl(["hash", "models", "--content", "--format", "key", "--root", clone.path])
+        let unreleased = archives.appendingPathComponent("campaign-1.7.0.tar")
+        try FileManager.default.copyItem(at: archives.appendingPathComponent("campaign-1.0.0.tar"), to: unreleased)
+        try Self.rewriteManifest(of: unreleased, key: key) { manifest in
+            manifest.version = "1.7.0"
+            manifest.hostKeys?["models"] = changed.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     /// Changes the manifest of `archive` with `change` and signs it again with `key`.
