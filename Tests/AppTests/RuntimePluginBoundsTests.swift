@@ -111,16 +111,13 @@ struct RuntimePluginBoundsTests {
 
     /// 1.0.0's archive as 1.6.0, its manifest declaring `shop://user/login/alice` too, signed again.
     private func shadowingArchive() throws -> URL {
-        var files = try PluginArchive(decoding: try Data(contentsOf: fixture.archive("1.0.0"))).files
-        var manifest = try PluginManifest.decode(try #require(files[PluginArchive.manifestName]), what: "manifest")
-        manifest.version = "1.6.0"
-        manifest.routes.append("shop://user/login/alice")
-        let manifestData = try manifest.encoded()
-        files[PluginArchive.manifestName] = manifestData
-        files[PluginArchive.signatureName] = try fixture.signingKey().sign(manifestData)
         let archive = scratch.appendingPathComponent("campaign-1.6.0.tar")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        try PluginArchive(files: files).encoded().write(to: archive)
+        try FileManager.default.copyItem(at: fixture.archive("1.0.0"), to: archive)
+        try RuntimePluginFixture.rewriteManifest(of: archive, key: fixture.key) { manifest in
+            manifest.version = "1.6.0"
+            manifest.routes.append("shop://user/login/alice")
+        }
         return archive
     }
 

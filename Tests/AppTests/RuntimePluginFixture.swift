@@ -136,7 +136,7 @@ final class RuntimePluginFixture: Sendable {
     }
 
     /// Changes the manifest of `archive` with `change` and signs it again with `key`.
-    private static func rewriteManifest(of archive: URL, key: URL, _ change: (inout PluginManifest) -> Void) throws {
+    static func rewriteManifest(of archive: URL, key: URL, _ change: (inout PluginManifest) -> Void) throws {
         var files = try PluginArchive(decoding: try Data(contentsOf: archive)).files
         guard let data = files[PluginArchive.manifestName] else { throw FixtureError("\(archive.path) holds no manifest") }
         var manifest = try PluginManifest.decode(data, what: "manifest")
