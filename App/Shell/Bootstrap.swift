@@ -39,6 +39,16 @@ public struct Bootstrap: Sendable {
         progress: @escaping @Sendable (String) -> Void, run: RunEnd
     ) async throws -> Bootstrap {
         let observer = AppObserver(logger: logger)
+        var runtimePlugins: RuntimePluginManager?
+        do {
+            runtimePlugins = try AppRuntimePlugins.manager(
+                environment: environment, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
+            run.runtimePlugins = runtimePlugins
+        } catch {
+            logger.warning("runtime plugins are off in this start: \(error)")
+        }
+        // Their signatures and hashes are checked while the database opens and the modules register.
+        runtimePlugins?.checkAhead()
         let plugins = app.plugins
         let path = StorageLocation.databasePath(environment: environment)
         let storage = try profile.measure("open the database") { try Storage(path: path) }
@@ -63,14 +73,6 @@ public struct Bootstrap: Sendable {
         let settings = try ShellSettings(environment: environment, app: app, remote: remote, storage: storage)
         let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start ?? AppRunner.homeRoute) { request in
             settings.webFallback(for: request.url) ?? ShellScreens.notFound(request.url.original)
-        }
-        var runtimePlugins: RuntimePluginManager?
-        do {
-            runtimePlugins = try AppRuntimePlugins.manager(
-                environment: environment, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
-            run.runtimePlugins = runtimePlugins
-        } catch {
-            logger.warning("runtime plugins are off in this start: \(error)")
         }
         let lateModules = AppRuntimePlugins.LateModuleManager()
         router.setFallback(

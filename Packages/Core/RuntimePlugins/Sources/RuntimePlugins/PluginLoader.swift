@@ -19,9 +19,10 @@ enum PluginLoader {
     /// load is refused, turns it off (its routes, contributions and subscriptions go) and is sent to
     /// `lateBreach`.
     static func load(
-        _ manifest: PluginManifest, library: String, router: Router, settings: [String: String], calls: PluginCalls = PluginCalls(),
+        _ verified: VerifiedVersion, router: Router, settings: [String: String], calls: PluginCalls = PluginCalls(),
         lateBreach: @escaping @Sendable (String) -> Void
     ) throws -> Loaded {
+        let manifest = verified.manifest
         let scope: PluginScope
         do {
             scope = try PluginScope(owner: manifest.id, patterns: manifest.routes, calls: calls)
@@ -30,9 +31,7 @@ enum PluginLoader {
         }
         try checkBounds(of: manifest, on: router)
         // Loading runs the library's initializers: the plugin's code too.
-        guard let handle = calls.run({ dlopen(library, RTLD_NOW | RTLD_LOCAL) }) else {
-            throw FeedError("the library does not load: \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
-        }
+        let handle = try calls.run { try open(verified) }
         guard let symbol = dlsym(handle, manifest.entry) else {
             throw FeedError("the library has no entry symbol '\(manifest.entry)'")
         }
@@ -55,6 +54,20 @@ enum PluginLoader {
             if let error = error as? FeedError { throw error }
             throw FeedError("its registration failed: \(error)")
         }
+    }
+
+    /// Maps the library from the sealed memory copy of the bytes whose hash was checked, so the code that
+    /// runs is the code that was checked, whatever happens to the file meanwhile; from the file itself only
+    /// where the system has no sealed memory files.
+    private static func open(_ verified: VerifiedVersion) throws -> UnsafeMutableRawPointer {
+        let file = verified.library.path
+        let path = verified.image?.path ?? file
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0).replacingOccurrences(of: path, with: file) } ?? "unknown reason"
+            throw FeedError("the library does not load: \(reason)")
+        }
+        verified.image?.keepOpen()
+        return handle
     }
 
     /// Calls the plugin's entry, registers its export in `context` and adds its contributions to the App's

@@ -13,7 +13,7 @@ extension RuntimePluginManager {
     /// counts for nothing. Every load checks the signature and the hash again.
     public func loadInstalled(into router: Router, settings: [String: String] = [:]) -> [any AppModule] {
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return [] }
-        let plan: [(id: String, tries: [String], trial: String?)]
+        let plan: [(id: String, tries: [String], trial: String?, pending: String?)]
         do {
             plan = try store.change { state in
                 state.plugins.keys.sorted().compactMap { id in
@@ -23,7 +23,7 @@ extension RuntimePluginManager {
                     if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
                     if let first = tries.first { beginRun(of: first, in: &entry) }
                     state.plugins[id] = entry
-                    return tries.isEmpty ? nil : (id, tries, entry.trial?.version)
+                    return tries.isEmpty ? nil : (id, tries, entry.trial?.version, entry.pending)
                 }
             }
         } catch {
@@ -32,7 +32,7 @@ extension RuntimePluginManager {
         }
         var modules: [any AppModule] = []
         var outcome: [String: (loaded: String?, failed: [String])] = [:]
-        for (id, tries, trial) in plan {
+        for (id, tries, trial, _) in plan {
             var failed: [String] = []
             for version in tries {
                 do {
@@ -56,6 +56,14 @@ extension RuntimePluginManager {
                 }
             }
         }
+        ahead.discardRest()
+        // A start that loaded what the state names as current, with nothing on trial, has nothing to
+        // record: the store is not locked and read a second time.
+        let nothingToRecord = plan.allSatisfy { id, _, trial, pending in
+            let result = outcome[id]
+            return result?.failed.isEmpty != false && (trial == nil || trial == result?.loaded) && (pending == nil || pending != result?.loaded)
+        }
+        guard !nothingToRecord else { return modules }
         do {
             try store.change { state in
                 for (id, result) in outcome {
@@ -77,6 +85,20 @@ extension RuntimePluginManager {
         return modules
     }
 
+    /// Starts checking, on a thread of its own, the signature and library hash of every installed version a
+    /// start tries (an update waiting, the current one), so that ``loadInstalled(into:settings:)`` then only
+    /// maps and registers them. The App calls it first thing in its start. It only reads the store.
+    public func checkAhead() {
+        guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return }
+        let (store, keys) = (store, configuration.keys)
+        ahead.start {
+            guard let state = try? store.readState() else { return [] }
+            return state.plugins.flatMap { id, entry in
+                Set([entry.pending, entry.current].compactMap { $0 }).compactMap { try? store.installed(id, $0, keys: keys) }
+            }
+        }
+    }
+
     /// Ends this process's run of the plugins it loaded: each version on trial whose own code ran in it
     /// (a call after its load returned) has now run to a clean exit, so it is trusted and the version it
     /// replaced is deleted; a version whose code did not run stays on trial. The App calls it when it
@@ -85,6 +107,10 @@ extension RuntimePluginManager {
     public func finishRun(trusting: Bool = true) {
         let mark = RunMark.current
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return }
+        // Most runs marked nothing (nothing they loaded was on trial): a read without the lock says so, as a
+        // state is only ever replaced whole.
+        let marked = (try? store.readState()).map { $0.plugins.values.contains { $0.trial?.runs.contains(mark) == true } }
+        guard marked != false else { return }
         do {
             try store.change { state in
                 for (id, var entry) in state.plugins where entry.trial?.runs.contains(mark) == true {
@@ -165,13 +191,8 @@ extension RuntimePluginManager {
     }
 
     private func load(_ id: String, _ version: String, onTrial: Bool, into router: Router, settings: [String: String]) throws -> (any AppModule)? {
-        // A key this configuration does not hold says nothing about the plugin (it may be another
-        // configuration's): left out, never marked bad and deleted.
-        let signature = store.versionFolder(id, version).appendingPathComponent(PluginArchive.signatureName)
-        if let data = FileManager.default.contents(atPath: signature.path), !configuration.keys.holdsSigner(of: data) {
-            throw Incompatible(reason: "it is signed by a key this App's plugin configuration does not trust")
-        }
-        let (manifest, library) = try store.installed(id, version, keys: configuration.keys)
+        let verified = try verified(id, version)
+        let manifest = verified.manifest
         if let reason = host.incompatibility(of: manifest) { throw Incompatible(reason: reason) }
         store.checkpoint("load \(id) \(version)")
         // Only a version on trial needs to know where a run died.
@@ -182,7 +203,7 @@ extension RuntimePluginManager {
             )
         }
         let loaded = try PluginLoader.load(
-            manifest, library: library.path, router: router, settings: settings, calls: ledger?.calls ?? PluginCalls()
+            verified, router: router, settings: settings, calls: ledger?.calls ?? PluginCalls()
         ) { breach in
             report("warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad ('App plugins update \(id)' looks for a fix)\n")
             noteRun(id, "\(version) turned off: it tried to \(breach)")
@@ -194,6 +215,18 @@ extension RuntimePluginManager {
         }
         ledger?.loaded()
         return loaded.module
+    }
+
+    /// The installed files of `id` at `version`, checked ahead of the load or now.
+    private func verified(_ id: String, _ version: String) throws -> VerifiedVersion {
+        if let checked = ahead.take(id, version) { return checked }
+        // A key this configuration does not hold says nothing about the plugin (it may be another
+        // configuration's): left out, never marked bad and deleted.
+        let signature = store.versionFolder(id, version).appendingPathComponent(PluginArchive.signatureName)
+        if let data = FileManager.default.contents(atPath: signature.path), !configuration.keys.holdsSigner(of: data) {
+            throw Incompatible(reason: "it is signed by a key this App's plugin configuration does not trust")
+        }
+        return try store.installed(id, version, keys: configuration.keys)
     }
 
     /// Marks `version` bad: it never loads again, and the version it replaced (if kept) is used instead.

@@ -44,6 +44,8 @@ public struct RuntimePluginManager: Sendable {
     let lookups = FeedLookups()
     /// What this process did with each plugin, by id (shared by copies of the manager).
     let runs = RunNotes()
+    /// The installed versions checked ahead of this start's load (shared by copies of the manager).
+    let ahead = CheckedAhead()
 
     /// A manager of `store`.
     public init(store: PluginStore, configuration: FeedConfiguration, host: HostAPI, report: @escaping @Sendable (String) -> Void) {

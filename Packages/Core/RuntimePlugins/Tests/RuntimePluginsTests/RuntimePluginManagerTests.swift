@@ -5,29 +5,31 @@ import RuntimePlugins
 import Synchronization
 import Testing
 
-/// A feed folder written with PluginFeed: plugin `banner` at the given versions, a library that is no
-/// shared object (so loading it fails the way a broken build does).
+/// A feed folder written with PluginFeed: plugin `banner` (or `id`) at the given versions, a library that is
+/// no shared object (so loading it fails the way a broken build does).
 private struct TestFeed {
+    var id = "banner"
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
     let key = PluginSigningKey()
     static let host = HostAPI(versions: ["router": "1.0.0"], keys: ["router": "router-content-1"], swiftRuntime: "runtime-a")
 
-    func publish(_ versions: [String], hostAPI: [String: String] = ["router": "1.0.0"], sequence: Int? = nil) throws {
+    /// Publishes the plugin at `versions`; `library` replaces the library that is no shared object.
+    func publish(_ versions: [String], hostAPI: [String: String] = ["router": "1.0.0"], sequence: Int? = nil, library real: Data? = nil) throws {
         var index = FeedIndex(sequence: sequence ?? versions.count)
         for version in versions {
-            let library = Data("not an ELF file, version \(version)".utf8)
+            let library = real ?? Data("not an ELF file, version \(version)".utf8)
             let manifest = PluginManifest(
-                id: "banner", version: version, entry: "banner_plugin_entry", library: "libBanner.so", sha256: Digest.sha256(library), size: library.count,
-                contributions: [.init(point: "shelf-interface/badges", plugin: "banner")], routes: ["app://banner/:name"], hostAPI: hostAPI,
+                id: id, version: version, entry: "\(id)_plugin_entry", library: "libBanner.so", sha256: Digest.sha256(library), size: library.count,
+                contributions: [.init(point: "shelf-interface/badges", plugin: id)], routes: ["app://\(id)/:name"], hostAPI: hostAPI,
                 hostKeys: hostAPI.mapValues { "router-content-\($0.prefix(1))" }, swift: "6.3.1", swiftRuntime: "runtime-a")
             let manifestData = try manifest.encoded()
             let archive = try PluginArchive(files: [
                 PluginArchive.manifestName: manifestData, PluginArchive.signatureName: try key.sign(manifestData), "libBanner.so": library,
             ]).encoded()
-            let path = "plugins/banner/banner-\(version).tar"
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("plugins/banner"), withIntermediateDirectories: true)
+            let path = "plugins/\(id)/\(id)-\(version).tar"
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("plugins/\(id)"), withIntermediateDirectories: true)
             try archive.write(to: folder.appendingPathComponent(path))
-            index.plugins["banner", default: []].append(
+            index.plugins[id, default: []].append(
                 FeedIndex.Release(version: version, archive: path, size: archive.count, sha256: Digest.sha256(archive), manifest: manifest))
         }
         let data = try FeedJSON.encode(index)
@@ -35,9 +37,10 @@ private struct TestFeed {
         try key.sign(data).write(to: folder.appendingPathComponent(FeedIndex.signatureName))
     }
 
-    func manager(store: URL, reports: Reports? = nil) throws -> RuntimePluginManager {
+    func manager(store: URL, reports: Reports? = nil, checkpoint: @escaping @Sendable (String) -> Void = { _ in }) throws -> RuntimePluginManager {
         RuntimePluginManager(
-            store: PluginStore(folder: store), configuration: FeedConfiguration(feed: folder, keys: try TrustedKeys([key.publicKey])), host: Self.host,
+            store: PluginStore(folder: store, checkpoint: checkpoint), configuration: FeedConfiguration(feed: folder, keys: try TrustedKeys([key.publicKey])),
+            host: Self.host,
             report: { line in reports?.append(line) })
     }
 }
@@ -482,4 +485,58 @@ private func startTicks() -> UInt64? {
     let state = try String(contentsOf: store.appendingPathComponent("state.json"), encoding: .utf8)
     #expect(state.contains("\"trial\""), "still on trial")
     #expect(!state.contains("\(getpid())"), "this run's mark is gone")
+}
+
+/// A real shared object whose entry `<id>_plugin_entry` returns no export: it loads, and its load then fails
+/// with "returned no RuntimePluginExport", which tells it apart from a file that does not load at all.
+private func sharedObjectWithAnEmptyEntry(for id: String = "banner") throws -> Data {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("void *\(id)_plugin_entry(void) { return 0; }\n".utf8).write(to: folder.appendingPathComponent("entry.c"))
+    let compiler = Process()
+    compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    compiler.arguments = ["clang", "-shared", "-fPIC", "-o", folder.appendingPathComponent("libBanner.so").path, folder.appendingPathComponent("entry.c").path]
+    try compiler.run()
+    compiler.waitUntilExit()
+    try #require(compiler.terminationStatus == 0, "clang (it comes with the Swift toolchain) must build a shared object")
+    return try Data(contentsOf: folder.appendingPathComponent("libBanner.so"))
+}
+
+@Test(arguments: [false, true])
+func whatLoadsIsTheLibraryAsItsHashWasCheckedEvenIfTheFileChangesBeforeTheLoad(checkedAhead: Bool) async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"], library: try sharedObjectWithAnEmptyEntry())
+    let store = storeFolder()
+    try await feed.manager(store: store).install("banner")
+    let library = store.appendingPathComponent("versions/banner/1.0.0/libBanner.so")
+    let reports = Reports()
+    // The file is overwritten after its check passed, right before the library is mapped.
+    let manager = try feed.manager(store: store, reports: reports) { step in
+        if step == "load banner 1.0.0" { try? Data("not an ELF file".utf8).write(to: library) }
+    }
+    if checkedAhead { manager.checkAhead() }
+    _ = manager.loadInstalled(into: Router())
+    // The checked bytes loaded (and their entry returned nothing); the file as it is now would not load at all.
+    #expect(reports.lines.contains { $0.contains("returned no RuntimePluginExport") }, "\(reports.lines)")
+    #expect(!reports.lines.contains { $0.contains("does not load") })
+}
+
+@Test func twoPluginsLoadedOneAfterTheOtherEachMapTheirOwnLibrary() async throws {
+    var reports: [String] = []
+    for id in ["banner", "ribbon"] {
+        var feed = TestFeed()
+        feed.id = id
+        try feed.publish(["1.0.0"], library: try sharedObjectWithAnEmptyEntry(for: id))
+        let store = storeFolder()
+        try await feed.manager(store: store).install(id)
+        let lines = Reports()
+        _ = try feed.manager(store: store, reports: lines).loadInstalled(into: Router())
+        reports += lines.lines
+    }
+    // Each entry was found in its own library (the loader knows a library by its path: a memory copy's
+    // path reused for the second would hand back the first).
+    for id in ["banner", "ribbon"] {
+        #expect(reports.contains { $0.contains("the entry '\(id)_plugin_entry' returned no RuntimePluginExport") }, "\(reports)")
+    }
 }

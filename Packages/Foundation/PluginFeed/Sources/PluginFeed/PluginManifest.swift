@@ -81,6 +81,7 @@ public struct PluginManifest: Codable, Sendable, Hashable {
         guard PluginID.isValid(id) else { throw FeedError("\(what) names the plugin '\(id)', which is no valid plugin id.") }
         guard PluginVersion(version) != nil else { throw FeedError("\(what) has the version '\(version)', which is no version like 1.2.0.") }
         guard PluginID.isSafeFileName(library) else { throw FeedError("\(what) names the library '\(library)', which is no plain file name.") }
+        guard size >= 0 else { throw FeedError("\(what) gives the library's size as \(size) bytes, which no file has.") }
     }
 
     /// Why an App with the component versions `host` and content keys `keys` on the Swift runtime `runtime` (the

@@ -137,6 +137,11 @@ import Testing
         let listed = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [evil]]))
         let error = #expect(throws: FeedError.self) { try FeedIndex.verified(listed, signature: try key.sign(listed), keys: keys) }
         #expect(error?.message.contains("names the library '../../evil.so', which is no plain file name") == true, "refused when listed, not at install")
+        var negative = release
+        negative.manifest.size = -1
+        let sized = try FeedJSON.encode(FeedIndex(sequence: 3, plugins: ["banner": [negative]]))
+        let sizeError = #expect(throws: FeedError.self) { try FeedIndex.verified(sized, signature: try key.sign(sized), keys: keys) }
+        #expect(sizeError?.message.contains("gives the library's size as -1 bytes") == true)
     }
 
     @Test func bytesThatAreNoJSONAreDescribed() {
