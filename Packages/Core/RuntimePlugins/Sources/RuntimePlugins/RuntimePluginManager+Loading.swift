@@ -13,26 +13,16 @@ extension RuntimePluginManager {
     /// counts for nothing. Every load checks the signature and the hash again.
     public func loadInstalled(into router: Router, settings: [String: String] = [:]) -> [any AppModule] {
         guard FileManager.default.fileExists(atPath: store.stateURL.path) else { return [] }
-        let plan: [(id: String, tries: [String], trial: String?, pending: String?)]
+        let plan: [StartPlan]
         do {
-            plan = try store.change { state in
-                state.plugins.keys.sorted().compactMap { id in
-                    guard var entry = state.plugins[id] else { return nil }
-                    countCrashes(id, in: &entry)
-                    var tries = [entry.pending, entry.current].compactMap { $0 }
-                    if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
-                    if let first = tries.first { beginRun(of: first, in: &entry) }
-                    state.plugins[id] = entry
-                    return tries.isEmpty ? nil : (id, tries, entry.trial?.version, entry.pending)
-                }
-            }
+            plan = try startPlan()
         } catch {
             report("warning: runtime plugins are left out: \(error)\n")
             return []
         }
         var modules: [any AppModule] = []
         var outcome: [String: (loaded: String?, failed: [String])] = [:]
-        for (id, tries, trial, _) in plan {
+        for (id, tries, trial) in plan.map({ ($0.id, $0.tries, $0.trial) }) {
             var failed: [String] = []
             for version in tries {
                 do {
@@ -59,9 +49,10 @@ extension RuntimePluginManager {
         ahead.discardRest()
         // A start that loaded what the state names as current, with nothing on trial, has nothing to
         // record: the store is not locked and read a second time.
-        let nothingToRecord = plan.allSatisfy { id, _, trial, pending in
-            let result = outcome[id]
-            return result?.failed.isEmpty != false && (trial == nil || trial == result?.loaded) && (pending == nil || pending != result?.loaded)
+        let nothingToRecord = plan.allSatisfy { plan in
+            let result = outcome[plan.id]
+            return result?.failed.isEmpty != false && (plan.trial == nil || plan.trial == result?.loaded)
+                && (plan.pending == nil || plan.pending != result?.loaded)
         }
         guard !nothingToRecord else { return modules }
         do {
@@ -83,6 +74,26 @@ extension RuntimePluginManager {
             report("warning: the plugin store could not record this start: \(error)\n")
         }
         return modules
+    }
+
+    /// The versions this start tries, by id. Under the lock, counting the crashes of versions on trial and
+    /// leaving this run's mark; without it when nothing is on trial or waiting, as nothing then changes (a
+    /// state is only ever replaced whole, so the read sees one).
+    private func startPlan() throws -> [StartPlan] {
+        if let state = try? store.readState(), state.plugins.values.allSatisfy({ $0.trial == nil && $0.pending == nil }) {
+            return state.plugins.keys.sorted().compactMap { id in state.plugins[id]?.current.map { StartPlan(id: id, tries: [$0]) } }
+        }
+        return try store.change { state in
+            state.plugins.keys.sorted().compactMap { id in
+                guard var entry = state.plugins[id] else { return nil }
+                countCrashes(id, in: &entry)
+                var tries = [entry.pending, entry.current].compactMap { $0 }
+                if tries.count == 2, tries[0] == tries[1] { tries.removeLast() }
+                if let first = tries.first { beginRun(of: first, in: &entry) }
+                state.plugins[id] = entry
+                return tries.isEmpty ? nil : StartPlan(id: id, tries: tries, trial: entry.trial?.version, pending: entry.pending)
+            }
+        }
     }
 
     /// Starts checking, on a thread of its own, the signature and library hash of every installed version a
@@ -240,6 +251,15 @@ extension RuntimePluginManager {
         }
         if entry.trial?.version == version { entry.trial = nil }
     }
+}
+
+/// What a start tries for one plugin: the versions in order (an update waiting, then the current one),
+/// and which of them is on trial and which is the update, as the state said.
+struct StartPlan {
+    var id: String
+    var tries: [String]
+    var trial: String? = nil
+    var pending: String? = nil
 }
 
 /// A plugin built for another App: left out, not marked bad (an update of the plugin fixes it).
