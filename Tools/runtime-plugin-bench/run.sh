@@ -113,7 +113,7 @@ def start(binary, data):
     return (time.perf_counter() - began) * 1000
 random.seed(30)
 rounds = {name: [] for name in variants}
-for round in range(65):
+for round in range(205):
     order = list(variants)
     random.shuffle(order)
     for name in order:

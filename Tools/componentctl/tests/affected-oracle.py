@@ -41,6 +41,7 @@ SHARED = ["Shared/P1", "Shared/P2"]          # packages that are no component
 LINKS = ["Links/L1", "Links/L2"]             # links to shared packages or components
 TARGETS = ["../Shared/P1", "../Shared/P2", "../Packages/Foundation/Kit"]
 APP_PATHS = ["App", "Package.swift"]
+APP, APP_COMPONENTS = "oracle", ["feature-a", "feature-b"]
 VERSIONS = ["1.0.0", "1.1.0", "1.2.0"]
 
 
@@ -86,7 +87,7 @@ class Repository:
         for name, layer, folder in COMPONENTS:
             yaml += [f"  {name}:", f"    path: {folder}", f"    layer: {layer}"]
             write(self.root, f"{folder}/Sources/{os.path.basename(folder)}/Main.swift", f"// {name} 0\n")
-        yaml += ["", "apps:", "  oracle:", "    product: OracleApp", "    components: [feature-a, feature-b]",
+        yaml += ["", "apps:", f"  {APP}:", "    product: OracleApp", f"    components: [{', '.join(APP_COMPONENTS)}]",
                  "    paths: [App, Package.swift]", "", "generated:", "  Generated/API: [api.yaml]", ""]
         write(self.root, "components.yaml", "\n".join(yaml))
         for shared in SHARED:
@@ -257,8 +258,9 @@ def oracle(root):
         return memo[real]
 
     inputs = {name: package(folder, []) for name, _, folder in COMPONENTS}
+    # The app: its own paths, and what the components it lists read (each one's inputs include its dependencies').
     app = [digest_tree(root, "App"), hashlib.sha256(open(os.path.join(root, "Package.swift"), "rb").read()).hexdigest()]
-    inputs["app"] = hashlib.sha256("|".join(app).encode()).hexdigest()
+    inputs[APP] = hashlib.sha256("|".join(app + [inputs[name] for name in APP_COMPONENTS]).encode()).hexdigest()
     return inputs
 
 
@@ -310,16 +312,16 @@ def main():
                 reported[base, head] = {row["name"] for row in json.loads(result.stdout)}
         missed = extra = 0
         for base, head in every:
-            for name in names + ["app"]:
+            for name in names + [APP]:
                 differs = truth[base][name] != truth[head][name]
-                key_name = name if name != "app" else "app oracle"
+                key_name = name if name != APP else f"app {APP}"
                 new_key = keys[base].get(key_name) != keys[head].get(key_name)
                 in_affected = name in reported.get((base, head), {name} if differs else set())
                 history = [changes.get(c) for c in commits[commits.index(base) + 1:commits.index(head) + 1]]
                 if differs and (not in_affected or not new_key):
                     missed += 1
                     print(f"MISSED {name} between {base[:8]} and {head[:8]}: affected={in_affected} new key={new_key}; changes: {history}")
-                if not differs and name != "app" and (in_affected or new_key):
+                if not differs and (in_affected or new_key):
                     extra += 1
                     print(f"EXTRA {name} between {base[:8]} and {head[:8]}: affected={in_affected} new key={new_key}; changes: {history}")
         pairs = len(every)

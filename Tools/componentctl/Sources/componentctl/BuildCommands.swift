@@ -16,7 +16,7 @@ struct BuildOptions: ParsableArguments {
     @Argument(help: "Components to build alone (default: the integrated App).") var components: [String] = []
     @Flag(help: "Each component from its own package, or the integrated App.") var mode: Mode?
     @Flag(help: "Every component.") var all = false
-    @Flag(help: "The components changed since --base, plus their dependents (and the App when any changed).") var affected = false
+    @Flag(help: "The components changed since --base, plus their dependents, and each app they or its own paths reach.") var affected = false
     @Option(help: "With --affected: the commit to compare from.") var base: String?
     @Option(help: "With --affected: the commit to compare to (default: HEAD).") var head: String?
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug

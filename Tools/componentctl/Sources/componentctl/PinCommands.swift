@@ -98,7 +98,8 @@ struct SyncCommand: ParsableCommand {
 
 struct AffectedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "affected", abstract: "List the components changed between two commits, plus every component that depends on them.")
+        commandName: "affected", abstract: "List the components changed between two commits, every component that depends on them, and the apps either reaches."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The commit to compare from (a branch, tag or id).") var base: String?

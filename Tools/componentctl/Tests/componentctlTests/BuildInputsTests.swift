@@ -342,9 +342,32 @@ import TestSupport
         try scratch.commitAsNewRepository()
         try scratch.write("MyApp.xcodeproj/project.pbxproj", "2\n")
         try scratch.commitAll("the Xcode project changes")
-        #expect(try affected(scratch) == ["app": "changed"])
+        #expect(try affected(scratch) == ["reading": "changed"])
         try scratch.write("README.md", "notes\n")
         try scratch.commitAll("a file of no app")
         #expect(try affected(scratch).isEmpty)
+    }
+
+    @Test func eachAppIsAffectedByItsOwnPathsAndByTheComponentsItLinksNotByAnothersAndTestedAlone() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write("Reading.xcodeproj/project.pbxproj", "1\n")
+        try scratch.write("Shelves/Info.plist", "1\n")
+        try scratch.write(
+            "components.yaml",
+            try scratch.read("components.yaml")
+                + "\napps:\n  reading:\n    product: Reading\n    components: [reader]\n    paths: [Reading.xcodeproj]\n"
+                + "  shelves:\n    product: Shelves\n    components: [shelf]\n    paths: [Shelves]\n")
+        try scratch.commitAsNewRepository()
+        try scratch.write("Shelves/Info.plist", "2\n")
+        try scratch.commitAll("a file of the shelves app")
+        #expect(try affected(scratch) == ["shelves": "changed"])
+        try scratch.write("Packages/Business/Reader/Sources/Reader/More.swift", "// more\n")
+        try scratch.commitAll("reader, which only the reading app links, changes")
+        #expect(try affected(scratch) == ["reader": "changed", "reading": "dependent"])
+        // test --affected runs the component alone and the app it reaches, not every app.
+        let service = BuildService(root: scratch.root, action: .test, configuration: "debug", sharedScratch: false, swift: "/usr/bin/false")
+        let plan = try BuildPlanner.plan(BuildSelection(affectedBase: "HEAD~1"), in: try scratch.load(), service: service)
+        #expect(plan.jobs.map(\.name) == ["reader", "app reading"])
+        #expect(plan.jobs.last?.environment["COMPONENTCTL_APP"] == "reading")
     }
 }

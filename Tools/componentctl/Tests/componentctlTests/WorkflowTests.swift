@@ -19,7 +19,7 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "notes")
         // No component; the fixture declares no app paths, so the app is everything outside the components, as its key is.
-        let appOnly = [["name": "app", "path": ".", "reason": "changed"]]
+        let appOnly = [["name": "app", "kind": "app", "path": ".", "reason": "changed"]]
         #expect(try affected(scratch, "--base", "HEAD~1") == appOnly)
 
         try scratch.write("Packages/Core/Catalog/Sources/Catalog/Extra.swift", "// more\n")
@@ -28,9 +28,9 @@ import TestSupport
         let rows = try affected(scratch, "--base", "HEAD~1")
         #expect(
             rows == [
-                ["name": "shelf", "path": "Packages/Business/Shelf", "reason": "dependent"],
-                ["name": "catalog", "path": "Packages/Core/Catalog", "reason": "changed"],
-                ["name": "app", "path": ".", "reason": "dependent"],
+                ["name": "shelf", "kind": "component", "path": "Packages/Business/Shelf", "reason": "dependent"],
+                ["name": "catalog", "kind": "component", "path": "Packages/Core/Catalog", "reason": "changed"],
+                ["name": "app", "kind": "app", "path": ".", "reason": "dependent"],
             ])
         #expect(try affected(scratch, "--base", "HEAD~2", "--head", "HEAD~1") == appOnly)
 

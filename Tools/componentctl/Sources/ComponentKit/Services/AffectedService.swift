@@ -2,14 +2,24 @@ import Foundation
 
 /// `componentctl affected`: the components a change touched, plus everything that depends on them.
 public enum AffectedService {
-    /// One affected component; JSON is ready for a CI matrix.
+    /// One affected component or app; JSON is ready for a CI matrix.
     public struct Row: Codable, Sendable, Equatable {
-        /// The component's name, or `app` for the integrated App.
+        /// The component's name; an app's name in components.yaml, or `app` (the root package) in a workspace that declares none.
         public var name: String
-        /// Its folder (`.` for the App).
+        /// Its folder (`.` for an app: the root package builds it).
         public var path: String
-        /// `changed` or `dependent`.
+        /// `changed` or `dependent` (`all` without a base).
         public var reason: String
+        /// `component` or `app`.
+        public var kind: Kind = .component
+    }
+
+    /// What a row names.
+    public enum Kind: String, Codable, Sendable {
+        /// A component of components.yaml: tested alone, in its own package.
+        case component
+        /// An app (or the root package): built or tested with the workspace.
+        case app
     }
 
     /// How the rows are printed.
@@ -23,17 +33,28 @@ public enum AffectedService {
         case githubMatrix = "github-matrix"
     }
 
-    /// Every component, and the App: what a first run or a run without a base tests.
+    /// Every component, and every app: what a first run or a run without a base tests.
     public static func all(_ workspace: Workspace) -> [Row] {
-        workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + [Row(name: "app", path: ".", reason: "all")]
+        workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + appNames(workspace).map { appRow($0, reason: "all") }
+    }
+
+    /// The apps of components.yaml, or `app`, the root package, when it declares none.
+    static func appNames(_ workspace: Workspace) -> [String] {
+        workspace.apps.isEmpty ? ["app"] : workspace.apps.map(\.name)
+    }
+
+    private static func appRow(_ name: String, reason: String) -> Row {
+        Row(name: name, path: ".", reason: reason, kind: .app)
     }
 
     /// The affected components between `base` and `head`, with `uncommitted` changes when asked.
     ///
     /// A component is changed when any input of its build differs (``BuildInputs``: its folder, the packages it
     /// depends on by path wherever links lead, the submodules they lie in, the links themselves, the inputs of a
-    /// generated one, the workspace's declared inputs, and the lock's versions of its external packages); the app
-    /// when a path of `apps.<name>.paths` differs. Then everything that depends on a changed component.
+    /// generated one, the workspace's declared inputs, and the lock's versions of its external packages). Then
+    /// everything that depends on a changed component. An app is changed when a path of its `apps.<name>.paths`
+    /// differs (without paths, a file outside the component folders, as its key takes), and dependent when a
+    /// component it links is affected.
     public static func rows(_ context: VersionedWorkspace, base: String, head: String?, uncommitted: Bool) throws -> [Row] {
         let repository = context.repository
         let baseCommit = try revision(base, option: "--base", in: repository)
@@ -60,7 +81,12 @@ public enum AffectedService {
             // Inputs no path names (a dependency spelled as an expression) may have changed anywhere: always affected.
             if !found.unreadable.isEmpty { unknownInputs.insert(component.name) }
         }
-        let appPaths = Set(workspace.apps.flatMap(\.paths).map(context.repositoryPath))
+        // Each app's own files (`apps.<name>.paths`); without, everything outside the component folders, as its key.
+        let ownPaths = Dictionary(
+            uniqueKeysWithValues: appNames(workspace).map { name in
+                (name, Set((workspace.apps.first { $0.name == name }?.paths ?? []).map(context.repositoryPath)))
+            })
+        let appPaths = Set(ownPaths.values.flatMap { $0 })
         let changedPaths = try repository.changedPaths(Array(Set(paths.values.flatMap { $0 }).union(appPaths)), between: baseCommit, and: headCommit)
         let lockPath = context.repositoryPath(workspace.lock)
         let locks = try [baseCommit, headCommit].map { commit in
@@ -73,20 +99,19 @@ public enum AffectedService {
                 let external = (analysis.packages[component.name]?.manifest?.dependencies ?? []).contains { $0.url != nil }
                 return external && locks[0] != locks[1]
             }.map(\.name))
-        var appChanged = !changedPaths.isDisjoint(with: appPaths)
-        // Without declared paths, the app is everything outside the component folders, as its key is.
         let folders = workspace.components.map(context.repositoryPath(of:))
         let outsideComponents = { (file: String) in
             file.hasPrefix(context.prefix.isEmpty ? "" : context.prefix + "/") && !folders.contains { file == $0 || file.hasPrefix($0 + "/") }
         }
-        if appPaths.isEmpty {
-            appChanged = try repository.changedFiles(between: baseCommit, and: headCommit).contains(where: outsideComponents)
-        }
+        let outsideChanged =
+            try ownPaths.values.contains(where: \.isEmpty)
+            && repository.changedFiles(between: baseCommit, and: headCommit).contains(where: outsideComponents)
+        var changedApps = Set(ownPaths.filter { $0.value.isEmpty ? outsideChanged : !$0.value.isDisjoint(with: changedPaths) }.keys)
         if uncommitted {
             for file in try repository.changedFiles(under: context.prefix) {
                 let under = { (path: String) in file == path || file.hasPrefix(path + "/") }
                 for component in workspace.components where paths[component.name]?.contains(where: under) == true { changed.insert(component.name) }
-                if appPaths.isEmpty ? outsideComponents(file) : appPaths.contains(where: under) { appChanged = true }
+                for (app, own) in ownPaths where own.isEmpty ? outsideComponents(file) : own.contains(where: under) { changedApps.insert(app) }
             }
         }
         let dependents = DependencyGraph(nodes: workspace.components.map(\.name), successors: successors).dependents(of: changed)
@@ -95,8 +120,15 @@ public enum AffectedService {
             if dependents.contains(component.name) { return Row(name: component.name, path: component.path, reason: "dependent") }
             return nil
         }
-        if appChanged || !rows.isEmpty {
-            rows.append(Row(name: "app", path: ".", reason: appChanged ? "changed" : "dependent"))
+        // An app depends on the components it links; the root package of a workspace without apps, on all of them.
+        let touched = changed.union(dependents)
+        let linked = AppPlan.linkedComponents(analysis)
+        for app in appNames(workspace) {
+            if changedApps.contains(app) {
+                rows.append(appRow(app, reason: "changed"))
+            } else if !touched.isDisjoint(with: linked[app] ?? Set(workspace.components.map(\.name))) {
+                rows.append(appRow(app, reason: "dependent"))
+            }
         }
         return rows
     }
@@ -138,11 +170,11 @@ public enum AffectedService {
             struct Matrix: Encodable { var include: [Row] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let entries = matrixEntries(rows.filter { $0.path != "." }, limit: githubMatrixLimit)
+            let entries = matrixEntries(rows.filter { $0.kind == .component }, limit: githubMatrixLimit)
             return String(decoding: try encoder.encode(Matrix(include: entries)), as: UTF8.self) + "\n"
         case .text:
             guard !rows.isEmpty else { return "Nothing is affected.\n" }
-            return TextTable.render([["NAME", "REASON", "PATH"]] + rows.map { [$0.name, $0.reason, $0.path] })
+            return TextTable.render([["NAME", "KIND", "REASON", "PATH"]] + rows.map { [$0.name, $0.kind.rawValue, $0.reason, $0.path] })
         }
     }
 }

@@ -45,10 +45,12 @@ public enum BuildPlanner {
         }
         if let base = selection.affectedBase {
             let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: selection.head, uncommitted: false)
-            let names = Set(rows.map(\.name))
-            let integrated = names.contains("app") && selection.mode != .standalone
+            let names = Set(rows.filter { $0.kind == .component }.map(\.name))
             let jobs = workspace.components.filter { names.contains($0.name) }.map(service.standaloneJob)
-            return (integrated ? jobs + [service.integratedJob()] : jobs, integrated)
+            let apps = selection.mode == .standalone ? [] : rows.filter { $0.kind == .app }.map(\.name)
+            // Each affected app alone; a workspace that declares no apps has its root package, built whole.
+            let appJobs = workspace.apps.isEmpty ? apps.map { _ in service.integratedJob() } : try apps.map { service.appJob(try workspace.app(named: $0)) }
+            return (jobs + appJobs, !appJobs.isEmpty)
         }
         if selection.mode == .integrated || (selection.components.isEmpty && !selection.all) {
             return ([service.integratedJob()], true)
