@@ -2,12 +2,8 @@
 #include "CPluginHost.h"
 
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 typedef struct Search {
     const char *suffix;
@@ -52,28 +48,4 @@ int plugin_host_loaded_build_id(const char *suffix, unsigned char *id, int capac
     Search search = {suffix, id, capacity, -1};
     dl_iterate_phdr(visit, &search);
     return search.result;
-}
-
-int plugin_host_sealed_image(const char *name, const void *bytes, size_t length) {
-    int descriptor = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (descriptor < 0) return -1;
-    const char *at = bytes;
-    size_t left = length;
-    while (left > 0) {
-        ssize_t written = write(descriptor, at, left);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) {
-            if (written == 0) errno = EIO;
-            goto fail;
-        }
-        at += written;
-        left -= (size_t)written;
-    }
-    if (fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) goto fail;
-    return descriptor;
-fail:;
-    int saved = errno;
-    close(descriptor);
-    errno = saved;
-    return -1;
 }

@@ -1,4 +1,3 @@
-import CPluginHost
 import Dispatch
 import Foundation
 import Glibc
@@ -6,8 +5,8 @@ import PluginFeed
 import Synchronization
 
 /// Installed versions checked on another thread while the App starts (``RuntimePluginManager/checkAhead()``),
-/// so that the start's load only maps and registers them. Only a check that passed is kept, with the bytes it
-/// hashed in a sealed memory file: those, not the file, are what the load maps.
+/// so that the start's load only maps and registers them. Only a check that passed is kept, with the library
+/// file it read held open: that file, not whatever has the name by then, is what the load maps.
 final class CheckedAhead: Sendable {
     private let running = DispatchGroup()
     private let checked = Mutex<[String: VerifiedVersion]>([:])
@@ -45,30 +44,27 @@ struct VerifiedVersion: Sendable {
     let manifest: PluginManifest
     /// The library's file.
     let library: URL
-    /// The library's bytes as they were hashed; nil where the system has no sealed memory files.
-    let image: SealedImage?
+    /// The library file as it was read and hashed, held open.
+    let opened: OpenLibrary
 }
 
-/// Bytes in a memory file sealed against any change (`memfd_create`), open as long as this lives, or for
-/// good once a library is loaded from it.
-final class SealedImage: Sendable {
-    /// The memory file's descriptor.
+/// A library file held open from its check to its load, so the file loaded is the file that was hashed, even
+/// if another takes its name meanwhile. Closed when this goes, or never once a library is loaded from it.
+final class OpenLibrary: Sendable {
+    /// The file's descriptor.
     let descriptor: Int32
     private let kept = Atomic(false)
 
-    /// Copies `bytes` into a new sealed memory file called `name`; nil when the system cannot (no
-    /// `memfd_create`, or no `/proc` to open it by).
-    init?(_ bytes: Data, name: String) {
-        descriptor = bytes.withUnsafeBytes { plugin_host_sealed_image(name, $0.baseAddress, $0.count) }
-        guard descriptor >= 0 else { return nil }
-        guard access("/proc/self/fd/\(descriptor)", R_OK) == 0 else {
-            close(descriptor)
-            return nil
-        }
+    /// Takes ownership of `descriptor`.
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
     }
 
-    /// The path the loader opens it by.
-    var path: String { "/proc/self/fd/\(descriptor)" }
+    /// The path the loader opens it by (the kernel's name of this very file), or nil without `/proc`.
+    var path: String? {
+        let path = "/proc/self/fd/\(descriptor)"
+        return access(path, R_OK) == 0 ? path : nil
+    }
 
     /// Keeps the descriptor open until the process ends: the loader knows a library by its path, and the
     /// number of a closed descriptor, reused for the next plugin, would name the library already loaded.

@@ -56,17 +56,16 @@ enum PluginLoader {
         }
     }
 
-    /// Maps the library from the sealed memory copy of the bytes whose hash was checked, so the code that
-    /// runs is the code that was checked, whatever happens to the file meanwhile; from the file itself only
-    /// where the system has no sealed memory files.
+    /// Maps the library from the file its check read and hashed, held open since (by `/proc/self/fd`), so a file
+    /// put in its place meanwhile is not what loads; by its name only where the system has no `/proc`.
     private static func open(_ verified: VerifiedVersion) throws -> UnsafeMutableRawPointer {
         let file = verified.library.path
-        let path = verified.image?.path ?? file
+        let path = verified.opened.path ?? file
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0).replacingOccurrences(of: path, with: file) } ?? "unknown reason"
             throw FeedError("the library does not load: \(reason)")
         }
-        verified.image?.keepOpen()
+        verified.opened.keepOpen()
         return handle
     }
 

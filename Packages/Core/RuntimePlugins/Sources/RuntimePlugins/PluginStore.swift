@@ -159,6 +159,16 @@ public struct PluginStore: Sendable {
         checkpoint("renamed")
     }
 
+    /// Whether a change was cut short here (a staging folder, a state or download file never renamed, a call
+    /// ledger): the next locked change removes them. Version folders the state no longer names are not
+    /// looked for: only a change removes them, so only a change cut short leaves them, and the next change
+    /// takes them away.
+    func hasLeftovers() -> Bool {
+        access(stagingFolder.path, F_OK) == 0 || Self.names(in: folder.path).contains { $0.hasPrefix(".state.json.") }
+            || !Self.names(in: folder.appendingPathComponent("downloads").path).isEmpty
+            || !Self.names(in: folder.appendingPathComponent("runs").path).isEmpty
+    }
+
     /// Removes version folders and staging leftovers that `state` does not name.
     private func removeUnused(keeping state: StoreState) {
         let manager = FileManager.default
@@ -227,26 +237,49 @@ public struct PluginStore: Sendable {
         let manifest = try PluginManifest.decode(manifestData, what: "the installed manifest of \(id) \(version)")
         guard manifest.id == id, manifest.version == version else { throw FeedError("the folder of \(id) \(version) holds \(manifest.id) \(manifest.version)") }
         let library = folder.appendingPathComponent(manifest.library)
-        // One byte more than the signed size is enough to tell a longer file, however long it is.
-        guard let image = Self.contents(of: library.path, upTo: manifest.size + 1) else {
-            throw DamagedFiles(reason: "the installed library of \(id) \(version) is missing (\(library.path)). \(repair)")
+        // Held open from here to the load: a file put in its place later is not what loads.
+        let opened: OpenLibrary
+        switch Self.openRegularFile(library.path) {
+        case .success(let descriptor): opened = OpenLibrary(descriptor)
+        case .failure(let unreadable):
+            throw DamagedFiles(reason: "the installed library of \(id) \(version) \(unreadable.reason) (\(library.path)). \(repair)")
         }
-        guard image.count == manifest.size, Digest.sha256(image) == manifest.sha256 else {
+        // One byte more than the signed size is enough to tell a longer file, however long it is.
+        guard let image = Self.contents(of: opened.descriptor, upTo: manifest.size + 1), image.count == manifest.size,
+            Digest.sha256(image) == manifest.sha256
+        else {
             throw DamagedFiles(reason: "the installed library of \(id) \(version) was changed on disk since it was verified. \(repair)")
         }
-        return VerifiedVersion(manifest: manifest, library: library, image: SealedImage(image, name: "\(id)-\(version)"))
+        return VerifiedVersion(manifest: manifest, library: library, opened: opened)
     }
 
-    /// The first `limit` bytes of the file at `path` (all of a shorter one), or nil when it cannot be read.
-    private static func contents(of path: String, upTo limit: Int) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+    /// Why a file is no library to read: what `openRegularFile` says instead of a descriptor.
+    struct Unreadable: Error {
+        var reason: String
+    }
+
+    /// A descriptor of the regular file at `path` (links followed), or why there is none: missing, no regular
+    /// file (a folder, a device, a pipe, which is never waited on), or unreadable.
+    static func openRegularFile(_ path: String) -> Result<Int32, Unreadable> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            return .failure(Unreadable(reason: errno == ENOENT ? "is missing" : "cannot be read (\(String(cString: strerror(errno))))"))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return .failure(Unreadable(reason: "is no regular file"))
+        }
+        return .success(descriptor)
+    }
+
+    /// The first `limit` bytes read from `descriptor` (all of a shorter file), or nil when it cannot be read.
+    private static func contents(of descriptor: Int32, upTo limit: Int) -> Data? {
         var data = Data(count: limit)
         var filled = 0
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             while filled < limit {
-                let count = read(descriptor, buffer.baseAddress.map { $0 + filled }, limit - filled)
+                let count = pread(descriptor, buffer.baseAddress.map { $0 + filled }, limit - filled, off_t(filled))
                 if count == 0 { return true }
                 if count < 0 {
                     if errno == EINTR { continue }

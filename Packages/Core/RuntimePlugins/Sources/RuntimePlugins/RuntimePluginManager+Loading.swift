@@ -76,11 +76,11 @@ extension RuntimePluginManager {
         return modules
     }
 
-    /// The versions this start tries, by id. Under the lock, counting the crashes of versions on trial and
-    /// leaving this run's mark; without it when nothing is on trial or waiting, as nothing then changes (a
-    /// state is only ever replaced whole, so the read sees one).
+    /// The versions this start tries, by id. Under the lock, counting the crashes of versions on trial, leaving
+    /// this run's mark and removing what a change cut short left; without it when there is none of that to do,
+    /// as nothing then changes (a state is only ever replaced whole, so the read sees one).
     private func startPlan() throws -> [StartPlan] {
-        if let state = try? store.readState(), state.plugins.values.allSatisfy({ $0.trial == nil && $0.pending == nil }) {
+        if let state = try? store.readState(), state.plugins.values.allSatisfy({ $0.trial == nil && $0.pending == nil }), !store.hasLeftovers() {
             return state.plugins.keys.sorted().compactMap { id in state.plugins[id]?.current.map { StartPlan(id: id, tries: [$0]) } }
         }
         return try store.change { state in

@@ -436,7 +436,9 @@ private func startTicks() -> UInt64? {
     try await manager.install("banner")
     try FileManager.default.removeItem(at: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so"))
     #expect(manager.loadInstalled(into: Router()).isEmpty)
-    #expect(reports.lines.contains { $0.contains("is left out: the installed library of banner 1.0.0 is missing") && $0.contains("install banner@1.0.0") })
+    #expect(
+        reports.lines.contains { $0.contains("is left out: the installed library of banner 1.0.0 is missing") && $0.contains("install banner@1.0.0") },
+        "\(reports.lines)")
     #expect(try manager.installed().first?.bad == [], "the release is not to blame")
     #expect(try await manager.install("banner", version: "1.0.0").change == .installed, "downloaded again, not 'installed already'")
     #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("versions/banner/1.0.0/libBanner.so").path))
@@ -504,20 +506,20 @@ private func sharedObjectWithAnEmptyEntry(for id: String = "banner") throws -> D
 }
 
 @Test(arguments: [false, true])
-func whatLoadsIsTheLibraryAsItsHashWasCheckedEvenIfTheFileChangesBeforeTheLoad(checkedAhead: Bool) async throws {
+func whatLoadsIsTheLibraryFileWhoseHashWasCheckedEvenIfAnotherTakesItsNameBeforeTheLoad(checkedAhead: Bool) async throws {
     let feed = TestFeed()
     try feed.publish(["1.0.0"], library: try sharedObjectWithAnEmptyEntry())
     let store = storeFolder()
     try await feed.manager(store: store).install("banner")
     let library = store.appendingPathComponent("versions/banner/1.0.0/libBanner.so")
     let reports = Reports()
-    // The file is overwritten after its check passed, right before the library is mapped.
+    // Another file takes the library's name after its check passed, right before the library is mapped.
     let manager = try feed.manager(store: store, reports: reports) { step in
-        if step == "load banner 1.0.0" { try? Data("not an ELF file".utf8).write(to: library) }
+        if step == "load banner 1.0.0" { try? Data("not an ELF file".utf8).write(to: library, options: .atomic) }
     }
     if checkedAhead { manager.checkAhead() }
     _ = manager.loadInstalled(into: Router())
-    // The checked bytes loaded (and their entry returned nothing); the file as it is now would not load at all.
+    // The checked file loaded (and its entry returned nothing); the file the name leads to now would not load at all.
     #expect(reports.lines.contains { $0.contains("returned no RuntimePluginExport") }, "\(reports.lines)")
     #expect(!reports.lines.contains { $0.contains("does not load") })
 }
@@ -539,4 +541,37 @@ func whatLoadsIsTheLibraryAsItsHashWasCheckedEvenIfTheFileChangesBeforeTheLoad(c
     for id in ["banner", "ribbon"] {
         #expect(reports.contains { $0.contains("the entry '\(id)_plugin_entry' returned no RuntimePluginExport") }, "\(reports)")
     }
+}
+
+@Test(arguments: [false, true])
+func aLibraryThatIsNoRegularFileIsLeftOutWithoutWaitingOnIt(checkedAhead: Bool) async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    let reports = Reports()
+    let manager = try feed.manager(store: store, reports: reports)
+    try await manager.install("banner")
+    let library = store.appendingPathComponent("versions/banner/1.0.0/libBanner.so")
+    try FileManager.default.removeItem(at: library)
+    #expect(mkfifo(library.path, 0o644) == 0, "a pipe nobody writes: opening it to read would wait forever")
+    if checkedAhead { manager.checkAhead() }
+    #expect(manager.loadInstalled(into: Router()).isEmpty)
+    #expect(reports.lines.contains { $0.contains("the installed library of banner 1.0.0 is no regular file") }, "\(reports.lines)")
+    #expect(try manager.installed().first?.bad == [], "the release is not to blame")
+}
+
+@Test func aStartWithNothingOnTrialStillRemovesWhatAChangeCutShortLeft() async throws {
+    let feed = TestFeed()
+    try feed.publish(["1.0.0"])
+    let store = storeFolder()
+    try await feed.manager(store: store).install("banner")
+    try editState(in: store) { banner in banner["trial"] = nil } // trusted: the start has nothing to mark
+    let staging = store.appendingPathComponent("staging/banner-1.0.1")
+    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+    // An App of other content leaves the plugin out, which records nothing: only the leftovers call for the lock.
+    let otherApp = RuntimePluginManager(
+        store: PluginStore(folder: store), configuration: FeedConfiguration(feed: feed.folder, keys: try TrustedKeys([feed.key.publicKey])),
+        host: HostAPI(versions: ["router": "1.0.0"], keys: ["router": "other-content"], swiftRuntime: "runtime-a"), report: { _ in })
+    _ = otherApp.loadInstalled(into: Router())
+    #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("staging").path))
 }

@@ -77,12 +77,6 @@ void feed_transfer_get(const FeedTransferRequest *request, FeedTransferResult *r
 /// loaded, or -2 when the ID is longer than `capacity`.
 int plugin_host_loaded_build_id(const char *suffix, unsigned char *id, int capacity);
 
-/// Copies `length` bytes into a new memory file named `name`, sealed against any further change, and
-/// returns its descriptor (close-on-exec); -1 with errno set when the system cannot. Loading a library from
-/// it (`/proc/self/fd/<descriptor>`) maps exactly the bytes that were checked, whatever happens to the file
-/// they were read from.
-int plugin_host_sealed_image(const char *name, const void *bytes, size_t length);
-
 /// A run's ledger of calls into one plugin: a small file mapped shared, so what it says outlives a crash
 /// of the process (the kernel keeps the written page). Slots: calls in progress, whether a call after the
 /// plugin's load returned, whether its load finished.
