@@ -61,7 +61,7 @@ public enum GeneratedApp {
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "reviews": "aecccf3fb8b5e4c63e48c96e34a8ef91d88742d0e778ca98ca5c8d231cb176c3",
                 "router": "03b554b9b9fc026f40fa087222a6ad12de6026de5a7767d84fb7f4e7fa22f4f0",
-                "runtime-plugins": "1465c235d6abd4c41e782193b49c5ec9dc88683ddcec7e0bc5374dd78e8ae6b3",
+                "runtime-plugins": "49739cfdb930da7f4dd1f5816ddbd279e4d3180bc4e921dd7f0f96a3c42e61e4",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
                 "storage": "b289ab843f61925e6c86e6e87b1956930476f1d1fa4d963b2c5dc64519411e9a",
                 "user-interface": "3426fd6ae048323b06bc123b8510b638acc282d210a3ae6addf2dcb4272088df",

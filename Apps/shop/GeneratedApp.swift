@@ -78,7 +78,7 @@ public enum GeneratedApp {
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",
                 "reviews": "aecccf3fb8b5e4c63e48c96e34a8ef91d88742d0e778ca98ca5c8d231cb176c3",
                 "router": "03b554b9b9fc026f40fa087222a6ad12de6026de5a7767d84fb7f4e7fa22f4f0",
-                "runtime-plugins": "1465c235d6abd4c41e782193b49c5ec9dc88683ddcec7e0bc5374dd78e8ae6b3",
+                "runtime-plugins": "49739cfdb930da7f4dd1f5816ddbd279e4d3180bc4e921dd7f0f96a3c42e61e4",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
                 "session": "ea17f1d4d4a74c6fb5753324085320142dfaa4d6f017a9feb37dae12e08083d5",
                 "shipping-estimate": "831cfce11b21eadc92d19439774cd58129beb296682e96d29b039c2d741f10a4",

@@ -30,7 +30,7 @@ final class CheckedAhead: Sendable {
         return checked.withLock { $0.removeValue(forKey: Self.key(id, version)) }
     }
 
-    /// Lets go of the checks no load took (their memory files close).
+    /// Lets go of the checks no load took (their files close).
     func discardRest() {
         running.wait()
         checked.withLock { $0.removeAll() }

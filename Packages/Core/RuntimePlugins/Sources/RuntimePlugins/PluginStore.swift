@@ -254,13 +254,13 @@ public struct PluginStore: Sendable {
     }
 
     /// Why a file is no library to read: what `openRegularFile` says instead of a descriptor.
-    struct Unreadable: Error {
+    private struct Unreadable: Error {
         var reason: String
     }
 
     /// A descriptor of the regular file at `path` (links followed), or why there is none: missing, no regular
     /// file (a folder, a device, a pipe, which is never waited on), or unreadable.
-    static func openRegularFile(_ path: String) -> Result<Int32, Unreadable> {
+    private static func openRegularFile(_ path: String) -> Result<Int32, Unreadable> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(Unreadable(reason: errno == ENOENT ? "is missing" : "cannot be read (\(String(cString: strerror(errno))))"))
