@@ -167,11 +167,14 @@ public enum AffectedService {
         case .json:
             return try JSONOutput.string(rows)
         case .githubMatrix:
-            struct Matrix: Encodable { var include: [Row] }
+            // Components only (each a job of its own), so an entry needs no kind.
+            struct Entry: Encodable { var name, path, reason: String }
+            struct Matrix: Encodable { var include: [Entry] }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let entries = matrixEntries(rows.filter { $0.kind == .component }, limit: githubMatrixLimit)
-            return String(decoding: try encoder.encode(Matrix(include: entries)), as: UTF8.self) + "\n"
+            let matrix = Matrix(include: entries.map { Entry(name: $0.name, path: $0.path, reason: $0.reason) })
+            return String(decoding: try encoder.encode(matrix), as: UTF8.self) + "\n"
         case .text:
             guard !rows.isEmpty else { return "Nothing is affected.\n" }
             return TextTable.render([["NAME", "KIND", "REASON", "PATH"]] + rows.map { [$0.name, $0.kind.rawValue, $0.reason, $0.path] })
