@@ -41,6 +41,7 @@ bench: setup
 	$(TOOL_PACKAGE)/bench/pin.sh
 	$(TOOL_PACKAGE)/bench/affected.sh
 	$(TOOL_PACKAGE)/bench/build.sh
+	$(TOOL_PACKAGE)/bench/standalone.sh
 	$(TOOL_PACKAGE)/bench/api-diff.sh
 	$(TOOL_PACKAGE)/bench/hash.sh
 	Tools/plugin-bench/run.sh

@@ -12,6 +12,10 @@ struct BuildOptions: ParsableArguments {
         case debug, release
     }
 
+    enum Scratch: String, ExpressibleByArgument, CaseIterable {
+        case shared, package
+    }
+
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Components to build alone (default: the integrated App).") var components: [String] = []
     @Flag(help: "Each component from its own package, or the integrated App.") var mode: Mode?
@@ -20,7 +24,10 @@ struct BuildOptions: ParsableArguments {
     @Option(help: "With --affected: the commit to compare from.") var base: String?
     @Option(help: "With --affected: the commit to compare to (default: HEAD).") var head: String?
     @Option(name: .shortAndLong, help: "debug or release.") var configuration: Configuration = .debug
-    @Flag(help: "Share one scratch folder between component packages (faster; the same results).") var sharedScratch = false
+    @Option(
+        help: ArgumentHelp(
+            "Where standalone builds compile: shared (one folder; each build sees only what its package declares) or package (each package's own .build)."
+        )) var scratch: Scratch = .shared
     @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
     @OptionGroup var results: CacheOptions
     @Option(
@@ -46,7 +53,7 @@ struct BuildOptions: ParsableArguments {
         let swift = BuildPlanner.swiftExecutable(environment: variables)
         let cache = action == .test ? try results.cache(environment: variables) : nil
         let service = BuildService(
-            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: sharedScratch, swift: swift, verbose: verbose,
+            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: scratch == .shared, swift: swift, verbose: verbose,
             flags: KeyEnvironment.swiftFlags(variables), cache: cache)
         let selection = BuildSelection(
             components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,

@@ -16,7 +16,8 @@ import TestSupport
         let plan = { (selection: BuildSelection) in try BuildPlanner.plan(selection, in: workspace, service: service) }
         #expect(try plan(BuildSelection()).jobs.map(\.name) == ["app (integrated)"])
         #expect(try plan(BuildSelection()).integrated)
-        #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["feature", "base"])
+        // Dependencies first, so that a shared scratch folder reuses what their own builds compiled.
+        #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["base", "feature"])
         // XCTest runs only for a component whose tests use it (else it just prints "Executed 0 tests").
         #expect(
             try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments)
@@ -31,9 +32,17 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "base changed")
         let affected = try plan(BuildSelection(affectedBase: "HEAD~1"))
-        #expect(affected.jobs.map(\.name) == ["feature", "base", "app (integrated)"])
-        #expect(try plan(BuildSelection(mode: .standalone, affectedBase: "HEAD~1")).jobs.map(\.name) == ["feature", "base"])
+        #expect(affected.jobs.map(\.name) == ["base", "feature", "app (integrated)"])
+        #expect(try plan(BuildSelection(mode: .standalone, affectedBase: "HEAD~1")).jobs.map(\.name) == ["base", "feature"])
         #expect(BuildPlanner.swiftExecutable(environment: ["COMPONENTCTL_SWIFT": "/opt/fake"]) == "/opt/fake")
+    }
+
+    @Test func dependenciesComeFirstThroughComponentsLeftOutAndCyclesKeepTheGivenOrder() {
+        let graph = DependencyGraph(nodes: ["app", "mid", "low", "a", "b"], successors: ["app": ["mid"], "mid": ["low"], "a": ["b"], "b": ["a"]])
+        #expect(graph.dependenciesFirst(["app", "low"]) == ["low", "app"])
+        #expect(graph.dependenciesFirst(["low", "app", "low"]) == ["low", "app"])
+        #expect(graph.dependenciesFirst(["a", "b"]) == ["b", "a"])
+        #expect(graph.dependenciesFirst(["b", "a"]) == ["a", "b"])
     }
 
     @Test func accessRollsBackAPendingChangeAndSaysSo() throws {

@@ -34,13 +34,22 @@ extension Scratch {
         try write("components.yaml", try read("components.yaml") + "\napps:\n" + apps)
     }
 
-    /// A stand-in `swift` (for COMPONENTCTL_SWIFT) that prints its arguments and fails when they contain `failing`.
+    /// A stand-in `swift` (for COMPONENTCTL_SWIFT) that prints its arguments and fails when they contain `failing`
+    /// (planning for the shared scratch folder always passes).
     public func fakeSwift(failing: String) throws -> String {
         let path = root.appendingPathComponent("fake-swift").path
         try Data(
             """
             #!/bin/sh
             echo "swift $*"
+            # A plan with no modules, where SwiftPM writes it for the shared scratch folder.
+            case "$*" in *--print-manifest-job-graph*)
+                for configuration in debug release; do
+                    mkdir -p .build/componentctl-shared/fake-triple/$configuration
+                    echo '{"swiftCommands": {}}' > .build/componentctl-shared/fake-triple/$configuration/description.json
+                done
+                exit 0;;
+            esac
             case "$*" in *\(failing)*) echo "error: broken on purpose"; exit 1;; esac
             exit 0
             """.utf8

@@ -95,8 +95,12 @@ struct CIWorkflowTests {
         try scratch.replace(
             in: "Packages/Business/Reader/Tests/ReaderTests/ReaderTests.swift", "#expect(", with: "#expect(Bool(false)); #expect(")
         try scratch.commitAll("a broken test")
-        let failing = try tool(scratch, ["ci", "local", "--base", "HEAD~1", "--actions-cache", actionsCache])
+        let failing = try tool(scratch, ["ci", "local", "--base", "HEAD~1", "--actions-cache", actionsCache, "--keep"])
         #expect(failing.status == 4)
+        // Its key is new; what earlier runs compiled comes back by the key's prefix.
+        let keptAgain = try #require(failing.output.split(separator: "\n").first { $0.hasPrefix("Clones, caches and logs: ") }).dropFirst(25)
+        let log = try String(contentsOfFile: "\(keptAgain)/logs/component--reader-.log", encoding: .utf8)
+        #expect(log.contains("Restored .build/componentctl-shared from the cache saved as 'componentctl-scratch-reader-"), "\(log)")
         #expect(failing.output.contains("component (reader)  failure"))
         #expect(failing.output.contains("app                 skipped"))
         #expect(failing.output.contains("component (reader) failed; the end of its log:"))

@@ -28,9 +28,9 @@ struct RealBuildTests {
         let result = try tool(scratch, ["test", "values"])
         #expect(result.status == 0, "\(result.output)")
         #expect(try Self.passed(scratch.read(".build/componentctl-logs/values-test.log")))
-        // The shared scratch folder gives the same results.
-        let shared = try tool(scratch, ["test", "values", "kit", "--shared-scratch"])
-        #expect(shared.status == 0, "\(shared.output)")
+        // Each package in a folder of its own gives the same results.
+        let separate = try tool(scratch, ["test", "values", "kit", "--scratch", "package"])
+        #expect(separate.status == 0, "\(separate.output)")
         #expect(try Self.passed(scratch.read(".build/componentctl-logs/kit-test.log")))
     }
 
@@ -58,7 +58,7 @@ struct RealBuildTests {
             #expect(try scratch.read("\(app.folder)/GeneratedApp.swift").contains("                    \(name)Module(),\n"))
             #expect(try tool(scratch, ["sync", "--check"]).status == 0, "the staged module is the one the sources declare")
         }
-        let tested = try tool(scratch, ["test", kebab, "\(kebab)-interface", "--shared-scratch"])
+        let tested = try tool(scratch, ["test", kebab, "\(kebab)-interface"])
         #expect(tested.status == 0, "\(tested.output)")
 
         let state = try scratch.snapshot()

@@ -28,11 +28,11 @@ import TestSupport
         let cache = try emptyFolder().path
         let first = try tool(scratch, ["test", "shelf", "reader", "values"], swift: swift, cache: cache)
         #expect(first.status == 0)
-        #expect(lines(first, "ok") == ["shelf", "reader", "values"])
+        #expect(lines(first, "ok") == ["values", "shelf", "reader"])
         #expect(first.output.hasSuffix("test: 3 passed, 0 failed\n"))
 
         let second = try tool(scratch, ["test", "shelf", "reader", "values"], swift: swift, cache: cache)
-        #expect(lines(second, "cached") == ["shelf", "reader", "values"])
+        #expect(lines(second, "cached") == ["values", "shelf", "reader"])
         #expect(second.output.contains("shelf      cached  ("), "the summary table says cached, with the time of the run that passed")
         #expect(second.output.hasSuffix("test: 3 passed (3 cached), 0 failed\n"))
         let shelfKey = try ToolProcess.run(["hash", "shelf", "--format", "key", "--root", scratch.root.path], environment: ["COMPONENTCTL_SWIFT": swift])
@@ -42,7 +42,7 @@ import TestSupport
         try scratch.write("Packages/Core/Cache/Sources/Cache/Note.swift", "let note = 1\n")
         let changed = try tool(scratch, ["test", "shelf", "reader", "values"], swift: swift, cache: cache)
         #expect(lines(changed, "ok") == ["shelf"])
-        #expect(lines(changed, "cached") == ["reader", "values"])
+        #expect(lines(changed, "cached") == ["values", "reader"])
         #expect(changed.output.contains("keys include uncommitted changes of shelf"))
         // Committed as it is, the key is the same: nothing runs.
         try scratch.commitAll("a note")
@@ -185,7 +185,7 @@ import TestSupport
         defer { server.stop() }
         let scratch = try Scratch.fixtureRepository()
         let swift = try scratch.fakeSwift(failing: "never")
-        #expect(lines(try tool(scratch, ["test", "shelf", "values"], swift: swift, cache: server.url()), "ok") == ["shelf", "values"])
+        #expect(lines(try tool(scratch, ["test", "shelf", "values"], swift: swift, cache: server.url()), "ok") == ["values", "shelf"])
         #expect(server.requests.filter { $0.hasPrefix("PUT /cache/ac/") && $0.hasSuffix(" 201") }.count == 2, "\(server.requests)")
         #expect(server.requests.filter { $0.hasPrefix("PUT /cache/cas/") }.count == 2)
 
@@ -194,19 +194,19 @@ import TestSupport
         try other.run("/usr/bin/git", ["clone", "-q", scratch.root.path, other.root.path + "/clone"])
         let clone = Scratch(root: other.root.appendingPathComponent("clone"))
         let shared = try tool(clone, ["test", "shelf", "values"], swift: swift, cache: server.url())
-        #expect(lines(shared, "cached") == ["shelf", "values"], "\(shared.output)\(shared.error)")
+        #expect(lines(shared, "cached") == ["values", "shelf"], "\(shared.output)\(shared.error)")
 
         // A server that answers errors, one that refuses writes, one that is not there: warnings, and the tests run.
         let broken = try tool(scratch, ["test", "shelf", "values"], swift: swift, cache: server.url("broken"))
         #expect(broken.status == 0)
-        #expect(lines(broken, "ok") == ["shelf", "values"])
+        #expect(lines(broken, "ok") == ["values", "shelf"])
         #expect(broken.error.contains("answered 500"))
         let refusing = try tool(scratch, ["test", "values"], swift: swift, cache: server.url("readonly"))
         #expect(refusing.status == 0)
         #expect(refusing.error.contains("could not record a result"))
         let down = try tool(scratch, ["test", "shelf", "values"], swift: swift, cache: "http://127.0.0.1:\(try CacheServer.freePort())/cache")
         #expect(down.status == 0)
-        #expect(lines(down, "ok") == ["shelf", "values"])
+        #expect(lines(down, "ok") == ["values", "shelf"])
         #expect(down.error.components(separatedBy: "cannot be reached").count == 2, "said once, not once a job: \(down.error)")
 
         // Read-only against the real cache: a new key is tested, and nothing is written.

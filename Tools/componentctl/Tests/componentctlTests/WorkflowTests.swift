@@ -76,21 +76,21 @@ import TestSupport
         let result = try tool(scratch, ["test", "shelf", "reader", "values"], environment: ["COMPONENTCTL_SWIFT": swift])
         #expect(result.status == 4)
         let lines = result.output.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "[1/3] shelf  test ...")
-        #expect(lines.contains { $0.hasPrefix("[2/3] reader  FAILED") })
+        #expect(lines[0] == "[1/3] values  test ...", "shelf and reader depend on values: it goes first")
+        #expect(lines.contains { $0.hasPrefix("[3/3] reader  FAILED") }, "after values, which it depends on")
         #expect(lines.contains("reader: test failed; see .build/componentctl-logs/reader-test.log"))
         #expect(lines.last == "test: 2 passed, 1 failed")
         #expect(try scratch.read(".build/componentctl-logs/reader-test.log").contains("swift test --package-path Packages/Business/Reader -c debug"))
         #expect(try scratch.read(".build/componentctl-logs/reader-test.log").contains("error: broken on purpose"))
     }
 
-    @Test func integratedAndSharedScratchAndAllChooseTheRightCommands() throws {
+    @Test func integratedAndAllAndAffectedChooseTheRightCommands() throws {
         let scratch = try Scratch.fixtureRepository()
         let swift = try scratch.fakeSwift(failing: "never")
         let integrated = try tool(scratch, ["build", "-c", "release"], environment: ["COMPONENTCTL_SWIFT": swift])
         #expect(integrated.status == 0)
         #expect(try scratch.read(".build/componentctl-logs/app-(integrated)-build.log").hasPrefix("$ swift build -c release"), "every app of the workspace")
-        let all = try tool(scratch, ["build", "--all", "--shared-scratch"], environment: ["COMPONENTCTL_SWIFT": swift])
+        let all = try tool(scratch, ["build", "--all"], environment: ["COMPONENTCTL_SWIFT": swift])
         #expect(all.output.hasSuffix("build: 9 passed, 0 failed\n"))
         #expect(try scratch.read(".build/componentctl-logs/routing-build.log").contains("--scratch-path .build/componentctl-shared"))
         #expect(try tool(scratch, ["build", "nope"]).status == 2)
@@ -101,8 +101,8 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "x")
         let affected = try tool(scratch, ["test", "--affected", "--base", "HEAD~1"], environment: ["COMPONENTCTL_SWIFT": swift])
-        #expect(affected.output.contains("[1/3] shelf  test"))
-        #expect(affected.output.contains("[2/3] catalog  test"))
+        #expect(affected.output.contains("[1/3] catalog  test"))
+        #expect(affected.output.contains("[2/3] shelf  test"))
         #expect(affected.output.contains("[3/3] app (integrated)  test"))
     }
 
@@ -112,7 +112,7 @@ import TestSupport
         try Data("#!/bin/sh\nsleep 1.2\n".utf8).write(to: URL(fileURLWithPath: slow))
         try scratch.run("/bin/chmod", ["755", slow])
         // `script` runs the tool on a pseudo-terminal, as a developer's shell would.
-        let command = "\(try ToolProcess.binary().path) build values --root \(scratch.root.path)"
+        let command = "\(try ToolProcess.binary().path) build values --scratch package --root \(scratch.root.path)"
         let output = try scratch.run("/usr/bin/script", ["-q", "-c", command, "/dev/null"], environment: ["COMPONENTCTL_SWIFT": slow])
         #expect(output.contains("\r\u{1B}[2K[1/1] values  build  00:0"))
         #expect(output.contains("\r\u{1B}[2K[1/1] values  ok  1."))

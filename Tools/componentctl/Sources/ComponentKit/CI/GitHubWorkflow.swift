@@ -124,6 +124,14 @@ public enum GitHubWorkflow {
                     with:
                       path: .componentctl/results
                       key: componentctl-test-${{ steps.key.outputs.key }}
+                  # What earlier runs compiled; each build still sees only what its package declares.
+                  - uses: actions/cache@v5
+                    with:
+                      path: .build/componentctl-shared
+                      key: componentctl-scratch-${{ matrix.name }}-${{ steps.key.outputs.key }}
+                      restore-keys: |
+                        componentctl-scratch-${{ matrix.name }}-
+                        componentctl-scratch-
                   - name: Test it alone
                     run: \(tool) test ${{ matrix.name }} --standalone --verbose --cache .componentctl/results
               # The whole workspace: the layering, the generated files and pins, and the apps' tests.

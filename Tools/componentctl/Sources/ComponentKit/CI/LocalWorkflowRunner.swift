@@ -178,7 +178,7 @@ public struct LocalWorkflowRunner {
             var ok = true
             var produced: [String: String] = [:]
             if let uses = map["uses"]?.scalarValue {
-                (ok, produced) = try action(uses, with: with, workspace: workspace, cachesToSave: &cachesToSave)
+                (ok, produced) = try action(uses, with: with, workspace: workspace, log: handle, cachesToSave: &cachesToSave)
             } else if let script = map["run"]?.scalarValue {
                 var environment: [String: String] = [:]
                 for scope in [job.mapping?["env"], map["env"]] {
@@ -196,6 +196,7 @@ public struct LocalWorkflowRunner {
                 try? FileManager.default.removeItem(at: stored)
                 try FileManager.default.createDirectory(at: stored.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: cache.path, to: stored)
+                try Data(cache.key.utf8).write(to: stored.appendingPathExtension("key"))
             }
             let context = expression(job, matrix: matrix, steps: stepOutputs, workspace: workspace)
             for (key, value) in job.mapping?["outputs"]?.orderedMapping ?? [] {
@@ -210,8 +211,26 @@ public struct LocalWorkflowRunner {
         actionsCache.appendingPathComponent(ComponentKeys.digest([key]))
     }
 
+    /// The cache saved under `key`, else, as GitHub does, the newest whose key starts with the first of `prefixes`
+    /// that any key starts with.
+    private func restorable(_ key: String, prefixes: [String]) -> URL? {
+        if FileStatus.exists(cacheFolder(key)) { return cacheFolder(key) }
+        let saved = ((try? FileManager.default.contentsOfDirectory(atPath: actionsCache.path)) ?? []).compactMap {
+            name -> (key: String, folder: URL, date: Date)? in
+            let record = actionsCache.appendingPathComponent(name + ".key")
+            guard name.hasSuffix(".key") == false, let key = try? String(contentsOf: record, encoding: .utf8),
+                let date = (try? FileManager.default.attributesOfItem(atPath: record.path))?[.modificationDate] as? Date
+            else { return nil }
+            return (key, actionsCache.appendingPathComponent(name), date)
+        }
+        for prefix in prefixes {
+            if let newest = saved.filter({ $0.key.hasPrefix(prefix) }).max(by: { $0.date < $1.date }) { return newest.folder }
+        }
+        return nil
+    }
+
     private func action(
-        _ uses: String, with: [String: String], workspace: URL, cachesToSave: inout [(key: String, path: URL)]
+        _ uses: String, with: [String: String], workspace: URL, log: FileHandle, cachesToSave: inout [(key: String, path: URL)]
     ) throws -> (Bool, [String: String]) {
         let name = uses.split(separator: "@").first.map(String.init) ?? uses
         switch name {
@@ -223,12 +242,17 @@ public struct LocalWorkflowRunner {
         case "actions/cache":
             guard let key = with["key"], let path = with["path"] else { throw ToolError("actions/cache needs 'key' and 'path'.", status: .usage) }
             let target = workspace.appendingPathComponent(path)
-            let stored = cacheFolder(key)
-            if FileStatus.exists(stored) {
+            let restoreKeys = (with["restore-keys"] ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let stored = restorable(key, prefixes: restoreKeys) {
                 try? FileManager.default.removeItem(at: target)
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: stored, to: target)
-                return (true, ["cache-hit": "true"])
+                let savedKey = (try? String(contentsOf: stored.appendingPathExtension("key"), encoding: .utf8)) ?? key
+                log.write(Data("Restored \(path) from the cache saved as '\(savedKey)'.\n".utf8))
+                let hit = stored == cacheFolder(key)
+                // GitHub saves a job's cache only when its key missed: a cache restored by prefix is saved anew.
+                if !hit { cachesToSave.append((key, target)) }
+                return (true, ["cache-hit": hit ? "true" : "false"])
             }
             cachesToSave.append((key, target))
             return (true, ["cache-hit": "false"])

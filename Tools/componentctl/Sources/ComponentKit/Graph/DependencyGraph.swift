@@ -116,4 +116,19 @@ public struct DependencyGraph: Sendable {
         }
         return found
     }
+
+    /// `names` with each after every component it depends on, directly or through others; otherwise in the order
+    /// given. A cycle is cut where the walk entered it.
+    public func dependenciesFirst(_ names: [String]) -> [String] {
+        let wanted = Set(names)
+        var visited = Set<String>()
+        var ordered: [String] = []
+        func visit(_ node: String) {
+            guard visited.insert(node).inserted else { return }
+            for dependency in successors[node] ?? [] { visit(dependency) }
+            if wanted.contains(node) { ordered.append(node) }
+        }
+        names.forEach(visit)
+        return ordered
+    }
 }

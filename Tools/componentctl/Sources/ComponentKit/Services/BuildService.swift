@@ -22,6 +22,8 @@ public struct BuildService {
         public var key: String?
         /// Whether that key includes uncommitted changes.
         public var keyIsUncommitted = false
+        /// Whether it builds in the shared scratch folder (standalone jobs, unless each package keeps its own).
+        public var sharesScratch = false
 
         /// What its passed result is recorded as: `test standalone` or `test app`.
         var cacheAction: String { (arguments.first ?? "") + (path == "." ? " app" : " standalone") }
@@ -51,7 +53,7 @@ public struct BuildService {
     public var action: Action
     /// `debug` or `release`.
     public var configuration: String
-    /// One scratch folder shared by every standalone package (faster; the same results).
+    /// One scratch folder shared by every standalone package (``SharedScratch``), or each package's own `.build`.
     public var sharedScratch: Bool
     /// The `swift` executable (an override makes tests fast).
     public var swift: String
@@ -80,10 +82,12 @@ public struct BuildService {
     /// The job that builds or tests `component` alone, demo executable included.
     public func standaloneJob(_ component: Component) -> Job {
         var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration] + flags
-        if sharedScratch { arguments += ["--scratch-path", ".build/componentctl-shared"] }
+        if sharedScratch { arguments += ["--scratch-path", SharedScratch.path] }
         // Without XCTest tests, XCTest would only print "Executed 0 tests" after Swift Testing's run.
         if action == .test, !importsXCTest(testsOf: component) { arguments.append("--disable-xctest") }
-        return Job(name: component.name, path: component.path, arguments: arguments)
+        var job = Job(name: component.name, path: component.path, arguments: arguments)
+        job.sharesScratch = sharedScratch
+        return job
     }
 
     /// Whether a Swift file under the component's `Tests/` imports XCTest.
@@ -116,6 +120,9 @@ public struct BuildService {
     public func run(_ jobs: [Job], progress: BuildProgress) throws -> CommandResult {
         let logs = root.appendingPathComponent(".build/componentctl-logs")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        let scratch = SharedScratch(root: root, configuration: configuration)
+        let lock = try jobs.contains(where: \.sharesScratch) ? scratch.lock(waiting: progress.note) : nil
+        defer { withExtendedLifetime(lock) {} }
         var outcomes: [Outcome] = []
         for (index, job) in jobs.enumerated() {
             let log = logs.appendingPathComponent("\(job.name.replacingOccurrences(of: " ", with: "-"))-\(action.rawValue).log")
@@ -129,7 +136,7 @@ public struct BuildService {
             }
             progress.started(job, step: action.rawValue, number: index + 1, of: jobs.count)
             let start = Date()
-            let succeeded = try execute(job, log: log)
+            let succeeded = try execute(job, log: log, scratch: scratch)
             let outcome = Outcome(job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start), log: relativeLog)
             // Only a run that ended passing is remembered; a failed or interrupted one leaves nothing.
             if succeeded, let key = job.key, let cache {
@@ -141,22 +148,42 @@ public struct BuildService {
         return Self.summary(outcomes, action: action)
     }
 
-    private func execute(_ job: Job, log: URL) throws -> Bool {
+    private func execute(_ job: Job, log: URL, scratch: SharedScratch) throws -> Bool {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw ToolError("Cannot create the log \(log.path).", status: .environment)
         }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        let variables = job.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
-        handle.write(Data("$ \(variables)swift \(job.arguments.joined(separator: " "))\n".utf8))
+        guard job.sharesScratch else { return try launch(job.arguments, environment: job.environment, name: job.name, log: handle) }
+        scratch.removePlans()
+        let planning = scratch.planArguments(packagePath: job.path, flags: flags)
+        guard try launch(planning, environment: job.environment, name: job.name, log: handle, echo: false, keepOutput: false) else { return false }
+        try scratch.keepCheckouts()
+        let plan = try scratch.readPlan(of: root.appendingPathComponent(job.path))
+        scratch.discardForeignBuilds(of: job.name, plan: plan)
+        defer { scratch.restoreModules(into: plan.modulesFolder) }
+        try scratch.hideModules(outside: plan)
+        guard try launch(job.arguments, environment: job.environment, name: job.name, log: handle) else { return false }
+        try scratch.recordOwnBuild(of: job.name, plan: plan)
+        return true
+    }
+
+    /// Runs `swift arguments`, its output into `log` (its standard output dropped unless `keepOutput`), and says
+    /// whether it exited 0.
+    private func launch(
+        _ arguments: [String], environment: [String: String], name: String, log handle: FileHandle, echo: Bool = true, keepOutput: Bool = true
+    ) throws -> Bool {
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+        handle.write(Data("$ \(variables)swift \(arguments.joined(separator: " "))\n".utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swift)
-        process.arguments = job.arguments
+        process.arguments = arguments
         process.currentDirectoryURL = root
-        if !job.environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(job.environment) { _, new in new } }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+        let copies = verbose && echo
         let pipe = Pipe()
-        process.standardOutput = verbose ? pipe : handle
-        process.standardError = verbose ? pipe : handle
+        process.standardOutput = !keepOutput ? FileHandle.nullDevice : copies ? pipe : handle
+        process.standardError = copies ? pipe : handle
         process.standardInput = FileHandle.nullDevice
         let stop: StopForwarding.Child
         do {
@@ -164,7 +191,7 @@ public struct BuildService {
         } catch {
             throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
-        if verbose {
+        if copies {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
                 handle.write(data)
                 FileHandle.standardOutput.write(data)
@@ -172,7 +199,7 @@ public struct BuildService {
         }
         process.waitUntilExit()
         if let signal = stop.finish() {
-            throw StopForwarding.stopped(by: signal, while: "running \(job.name)")
+            throw StopForwarding.stopped(by: signal, while: "running \(name)")
         }
         return process.terminationStatus == 0
     }
