@@ -10,9 +10,9 @@ struct SharedScratchTests {
         try ToolProcess.run(arguments + ["--root", scratch.root.path], environment: ["COMPONENTCTL_CACHE": "off"])
     }
 
-    /// The fixture with a foundation component `kit` that declares a C module and a product of an external
+    /// The fixture with a foundation component `kit` that declares a C module and both products of an external
     /// package (a git repository beside the workspace, as SwiftPM fetches any other).
-    private func fixtureWithDeclaredModules() throws -> Scratch {
+    private func fixtureWithDeclaredModules() throws -> (workspace: Scratch, external: Scratch) {
         let scratch = try Scratch.fixture()
         let external = Scratch(root: scratch.root.deletingLastPathComponent().appendingPathComponent("extras"))
         try external.write(
@@ -22,12 +22,16 @@ struct SharedScratchTests {
             import PackageDescription
             let package = Package(
                 name: "extras",
-                products: [.library(name: "Extras", targets: ["Extras"])],
-                targets: [.target(name: "Extras")]
+                products: [
+                    .library(name: "Extras", targets: ["Extras"]),
+                    .library(name: "MoreExtras", targets: ["MoreExtras"]),
+                ],
+                targets: [.target(name: "Extras"), .target(name: "MoreExtras")]
             )
 
             """)
         try external.write("Sources/Extras/Extras.swift", "public let extrasVersion = 1\n")
+        try external.write("Sources/MoreExtras/MoreExtras.swift", "public let moreExtrasVersion = 1\n")
         try external.commitAsNewRepository()
         _ = try external.git("tag", "1.0.0")
         try scratch.write(
@@ -46,7 +50,9 @@ struct SharedScratchTests {
                 ],
                 targets: [
                     .target(name: "CKit"),
-                    .target(name: "Kit", dependencies: ["CKit", .product(name: "Extras", package: "extras")]),
+                    .target(
+                        name: "Kit",
+                        dependencies: ["CKit", .product(name: "Extras", package: "extras"), .product(name: "MoreExtras", package: "extras")]),
                     .testTarget(name: "KitTests", dependencies: ["Kit"]),
                 ]
             )
@@ -54,13 +60,15 @@ struct SharedScratchTests {
             """)
         try scratch.write("Packages/Foundation/Kit/Sources/CKit/include/ckit.h", "int ckit_answer(void);\n")
         try scratch.write("Packages/Foundation/Kit/Sources/CKit/ckit.c", "#include \"ckit.h\"\nint ckit_answer(void) { return 42; }\n")
-        try scratch.write("Packages/Foundation/Kit/Sources/Kit/Uses.swift", "import CKit\nimport Extras\n\nlet answer = ckit_answer() + Int32(extrasVersion)\n")
+        try scratch.write(
+            "Packages/Foundation/Kit/Sources/Kit/Uses.swift",
+            "import CKit\nimport Extras\nimport MoreExtras\n\nlet answer = ckit_answer() + Int32(extrasVersion + moreExtrasVersion)\n")
         try scratch.commitAsNewRepository()
-        return scratch
+        return (scratch, external)
     }
 
     @Test func aComponentImportingAModuleItDoesNotDeclareFailsThoughAnotherBuiltItFirst() throws {
-        let scratch = try fixtureWithDeclaredModules()
+        let (scratch, external) = try fixtureWithDeclaredModules()
         let clean = try tool(scratch, ["build", "kit", "values", "--standalone"])
         #expect(clean.status == 0, "\(clean.output)")
 
@@ -78,22 +86,52 @@ struct SharedScratchTests {
         #expect(own.status == 4)
         #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'Extras'"))
 
+        // The package named, one of its products not: SwiftPM plans that product but does not build it.
+        let manifest = "Packages/Foundation/Values/Package.swift"
+        try scratch.replace(
+            in: manifest, "    targets: [", with: "    dependencies: [.package(url: \"\(external.root.absoluteString)\", exact: \"1.0.0\")],\n    targets: [")
+        try scratch.replace(
+            in: manifest, #".target(name: "Values")"#, with: #".target(name: "Values", dependencies: [.product(name: "Extras", package: "extras")])"#)
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Extras\n")
+        #expect(try tool(scratch, ["build", "kit", "values", "--standalone"]).status == 0, "a product it names")
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import MoreExtras\n")
+        let unnamed = try tool(scratch, ["build", "kit", "values", "--standalone"])
+        #expect(unnamed.status == 4, "\(unnamed.output)")
+        #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'MoreExtras'"))
+
         try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Packages/Foundation/Values/Sources/Values/Undeclared.swift"))
         let fixed = try tool(scratch, ["build", "kit", "values", "--standalone"])
         #expect(fixed.status == 0, "\(fixed.output)")
     }
 
-    /// `reader` depends on `values` and `kit`: its build compiles `values` with `Kit` in view, which a build of
-    /// `values` alone never has.
-    @Test func aComponentADependentsBuildCompiledIsCompiledAgainByItsOwnBuild() throws {
+    /// `reader` depends on `values` and `kit`: its build compiles `values` with `Kit` in view, which neither a build
+    /// of `values` alone nor one of `cache` (which depends on `values` only) has.
+    @Test func aModuleCompiledWithMoreInViewIsCompiledAgainByABuildThatSeesLess() throws {
         let scratch = try Scratch.fixtureRepository()
         #expect(try tool(scratch, ["build", "values", "kit", "--standalone"]).status == 0)
         try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
         let dependent = try tool(scratch, ["build", "reader", "--standalone"])
         #expect(dependent.status == 0, "a build of reader compiles values with kit already built: \(dependent.output)")
 
+        let sibling = try tool(scratch, ["build", "cache", "--standalone"])
+        #expect(sibling.status == 4, "\(sibling.output)")
+        #expect(try scratch.read(".build/componentctl-logs/cache-build.log").contains("error: no such module 'Kit'"))
         let own = try tool(scratch, ["build", "values", "--standalone"])
         #expect(own.status == 4, "\(own.output)")
+        #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'Kit'"))
+    }
+
+    /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
+    @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let manifest = "Packages/Foundation/Values/Package.swift"
+        try scratch.replace(in: manifest, "    targets: [", with: "    dependencies: [.package(path: \"../Kit\")],\n    targets: [")
+        try scratch.replace(in: manifest, #"dependencies: ["Values"])"#, with: #"dependencies: ["Values", .product(name: "Kit", package: "Kit")])"#)
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
+        #expect(try tool(scratch, ["build", "kit", "--standalone"]).status == 0)
+        #expect(try tool(scratch, ["test", "values", "--standalone"]).status == 0, "kit is built and in view of the tests' build")
+        let built = try tool(scratch, ["build", "values", "--standalone"])
+        #expect(built.status == 4, "\(built.output)")
         #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'Kit'"))
     }
 }

@@ -5,11 +5,12 @@ import Foundation
 /// Sharing one folder lets a component reuse what another's build compiled, but SwiftPM hands the compiler the
 /// whole `Modules/` folder, so a module another package built would satisfy an import this package never declared.
 /// Three rules keep every result what the package's own folder would give, and the sharing real:
-/// - **Each build sees only its plan.** Before a build, every module that SwiftPM does not plan for this package is
-///   moved out of `Modules/`, and moved back after it.
-/// - **A component's modules count only when its own build made them.** A dependent's build may compile them with
-///   more modules in view. Their files are recorded after each passing build of their own package; files that
-///   changed since are removed before that package builds again, so the compiler checks them anew.
+/// - **Each build sees only what it builds.** Before a build, every module the package's build would not make is
+///   moved out of `Modules/` (and `Modules-tool/`, where macros and plugin tools go), and moved back after it.
+/// - **A module compiled with more in view is compiled again.** Another package's build may have compiled a module
+///   this one shares while modules this one lacks were in view. The compiler lists in each `.d` file the modules a
+///   compile loaded; a module that loaded one this build would not make loses its compiled files, so this build
+///   compiles it anew and fails where a folder of its own would.
 /// - **A checkout outlives the packages that do not use it.** SwiftPM deletes the checkout of a package the current
 ///   package does not use and clones it again for the next one that does, with new files, so all of it would
 ///   compile again. Each checkout is kept as `componentctl-checkouts/<name>@<revision>`, which `checkouts/<name>`
@@ -20,12 +21,13 @@ struct SharedScratch {
 
     /// What SwiftPM plans for one package.
     struct Plan {
-        /// The folder the compiler searches for Swift modules.
-        var modulesFolder: URL
-        /// Every module the package's build may make, its dependencies' included.
+        /// The folder of this configuration's build (`x86_64-unknown-linux-gnu/debug`).
+        var buildFolder: URL
+        /// Every module the package's build makes, its dependencies' included.
         var modules: Set<String>
-        /// The modules whose sources are the package's own.
-        var ownModules: Set<String>
+
+        /// The folders the compiler searches for Swift modules: the target's and the host's (macros, plugin tools).
+        var modulesFolders: [URL] { ["Modules", "Modules-tool"].map(buildFolder.appendingPathComponent) }
     }
 
     let root: URL
@@ -34,7 +36,6 @@ struct SharedScratch {
     var folder: URL { root.appendingPathComponent(Self.path) }
     private var hiddenFolder: URL { folder.appendingPathComponent("componentctl-hidden/\(configuration)") }
     private var hidingRecord: URL { folder.appendingPathComponent("componentctl-hidden/\(configuration).from") }
-    private var recordsFolder: URL { folder.appendingPathComponent("componentctl-own/\(configuration)") }
 
     /// The arguments after `swift` that make SwiftPM write its plan for the package at `path`, building nothing.
     func planArguments(packagePath path: String, flags: [String]) -> [String] {
@@ -53,8 +54,13 @@ struct SharedScratch {
         }
     }
 
-    /// Reads the plan SwiftPM wrote for the package in `packageFolder`.
-    func readPlan(of packageFolder: URL) throws -> Plan {
+    /// Reads the plan SwiftPM wrote for the package in `packageFolder`, for a build of its targets, and of its tests
+    /// when `includingTests`.
+    ///
+    /// SwiftPM plans every target of each product a dependency offers, but builds only those its targets need;
+    /// the plan's modules are those. Its tests are the package's own targets that none of the others depends on
+    /// and that a test product does.
+    func readPlan(of packageFolder: URL, includingTests: Bool) throws -> Plan {
         let files = planFiles()
         let planFile = files.first ?? folder.appendingPathComponent("\(configuration)/description.json")
         guard files.count == 1, let data = FileManager.default.contents(atPath: planFile.path),
@@ -65,17 +71,30 @@ struct SharedScratch {
                 "Cannot read SwiftPM's build plan \(planFile.path): this SwiftPM writes it in a form componentctl does not know. "
                     + "Run the build with --scratch package (each package in its own folder).", status: .environment)
         }
-        let own = Self.realPath(packageFolder) + "/"
-        var plan = Plan(modulesFolder: planFile.deletingLastPathComponent().appendingPathComponent("Modules"), modules: [], ownModules: [])
-        if let targets = json["targetDependencyMap"] as? [String: Any] { plan.modules.formUnion(targets.keys) }
+        let ownPrefix = Self.realPath(packageFolder) + "/"
+        var own = Set<String>()
         for command in commands.values {
             guard let module = command["moduleName"] as? String else { continue }
-            plan.modules.insert(module)
-            if let path = command["importPath"] as? String { plan.modulesFolder = URL(fileURLWithPath: path) }
             let inputs = (command["inputs"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            if inputs.contains(where: { $0.hasPrefix(own) }) { plan.ownModules.insert(module) }
+            if inputs.contains(where: { $0.hasPrefix(ownPrefix) }) { own.insert(module) }
         }
+        let targets = json["targetDependencyMap"] as? [String: [String]] ?? [:]
+        let dependencies = Dictionary(targets.map { (Self.moduleName($0.key), Set($0.value.map(Self.moduleName))) }, uniquingKeysWith: { $0.union($1) })
+        let needs = { (module: String) in dependencies[module, default: []].union([module]) }
+        let testProducts = (json["builtTestProducts"] as? [[String: Any]] ?? []).compactMap { $0["productName"] as? String }.map(Self.moduleName)
+        let testNeeds = Set(testProducts.flatMap(needs))
+        let dependedOn = Set(own.flatMap { dependencies[$0, default: []] })
+        let tests = own.filter { testNeeds.contains($0) && !dependedOn.contains($0) }
+        let buildFolder = URL(fileURLWithPath: Self.realPath(planFile.deletingLastPathComponent()))
+        var plan = Plan(buildFolder: buildFolder, modules: Set(own.subtracting(tests).flatMap(needs)))
+        if includingTests { plan.modules.formUnion(testNeeds) }
         return plan
+    }
+
+    /// The module of target `name`, as SwiftPM names it: every character no identifier may hold becomes `_`.
+    private static func moduleName(_ name: String) -> String {
+        let mangled = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        return mangled.first?.isNumber == true ? "_" + mangled : mangled
     }
 
     /// Turns each checkout SwiftPM made since the last call into a link to the kept copy of its revision.
@@ -84,23 +103,48 @@ struct SharedScratch {
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
         for name in Self.names(in: checkouts) {
             let checkout = checkouts.appendingPathComponent(name)
+            let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: checkout.path)
+            // A link componentctl did not make leads to files it must not move.
+            if let linked, !linked.hasPrefix("../componentctl-checkouts/") { continue }
             // A branch's checkout moves with the branch; only a revision names one tree.
             guard let revision = Self.detachedRevision(of: checkout) else { continue }
             // Relative, so that the folder still works where a CI cache restores it.
             let link = "../componentctl-checkouts/\(name)@\(revision)"
-            let copy = kept.appendingPathComponent("\(name)@\(revision)")
-            let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: checkout.path)
             if linked == link { continue }
-            // SwiftPM made a new checkout, or moved a kept one to another revision.
-            let current = linked.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : checkouts.appendingPathComponent($0).standardizedFileURL } ?? checkout
-            if linked != nil { try FileManager.default.removeItem(at: checkout) }
-            if FileManager.default.fileExists(atPath: copy.path) {
-                try FileManager.default.removeItem(at: current)
+            // SwiftPM made a new checkout, or checked out another revision inside a kept one.
+            let current = linked.map { checkouts.appendingPathComponent($0).standardizedFileURL } ?? checkout
+            let copy = kept.appendingPathComponent("\(name)@\(revision)")
+            if Self.detachedRevision(of: copy) == revision {
+                try discardFolder(current)
             } else {
+                // A copy left half made by a killed run is no copy of that revision.
+                if FileManager.default.fileExists(atPath: copy.path) { try discardFolder(copy) }
                 try FileManager.default.moveItem(at: current, to: copy)
             }
-            try FileManager.default.createSymbolicLink(atPath: checkout.path, withDestinationPath: link)
+            // Replaced in one step: a killed run leaves the old entry or the new link, never neither.
+            let temporary = checkouts.appendingPathComponent(".\(name).componentctl-link")
+            try? FileManager.default.removeItem(at: temporary)
+            try FileManager.default.createSymbolicLink(atPath: temporary.path, withDestinationPath: link)
+            guard rename(temporary.path, checkout.path) == 0 else {
+                throw ToolError("Cannot link \(checkout.path) to its kept copy: \(String(cString: strerror(errno))).", status: .environment)
+            }
         }
+    }
+
+    /// The file SwiftPM locks while it works in the folder: in the temporary folder, named after the folder's path.
+    private var swiftPMLock: String {
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return temporary + "/" + Self.realPath(folder).replacingOccurrences(of: "/", with: "_") + ".lock"
+    }
+
+    /// Moves a folder of the scratch into its trash at once, then deletes it: a killed run leaves no half-deleted folder
+    /// where one is expected.
+    private func discardFolder(_ url: URL) throws {
+        let trash = folder.appendingPathComponent("componentctl-trash")
+        try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+        let destination = trash.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.moveItem(at: url, to: destination)
+        try FileManager.default.removeItem(at: destination)
     }
 
     private static func detachedRevision(of checkout: URL) -> String? {
@@ -111,27 +155,34 @@ struct SharedScratch {
 
     /// Moves every module that `plan` does not hold out of the compiler's sight.
     func hideModules(outside plan: Plan) throws {
-        try FileManager.default.createDirectory(at: hiddenFolder, withIntermediateDirectories: true)
         // Where they go back to, should this run be killed before it puts them back.
-        try AtomicFile.write(Data(plan.modulesFolder.path.utf8), to: hidingRecord)
-        for name in Self.names(in: plan.modulesFolder) where !plan.modules.contains(Self.module(ofFile: name)) {
-            let from = plan.modulesFolder.appendingPathComponent(name), to = hiddenFolder.appendingPathComponent(name)
-            guard rename(from.path, to.path) == 0 else {
-                throw ToolError(
-                    "Cannot move \(from.path) aside: \(String(cString: strerror(errno))). Make .build writable and run again.", status: .environment)
+        try FileManager.default.createDirectory(at: hiddenFolder, withIntermediateDirectories: true)
+        try AtomicFile.write(Data(plan.buildFolder.path.utf8), to: hidingRecord)
+        for modules in plan.modulesFolders {
+            let hidden = hiddenFolder.appendingPathComponent(modules.lastPathComponent)
+            try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
+            for name in Self.names(in: modules) where !plan.modules.contains(Self.module(ofFile: name)) {
+                let from = modules.appendingPathComponent(name)
+                guard rename(from.path, hidden.appendingPathComponent(name).path) == 0 else {
+                    throw ToolError(
+                        "Cannot move \(from.path) aside: \(String(cString: strerror(errno))). Make .build writable and run again.", status: .environment)
+                }
             }
         }
     }
 
-    /// Puts back every module ``hideModules(outside:)`` moved aside, also those of a run that was killed.
-    func restoreModules(into modulesFolder: URL) {
-        for name in Self.names(in: hiddenFolder) {
-            let from = hiddenFolder.appendingPathComponent(name), to = modulesFolder.appendingPathComponent(name)
-            // A module built again since is newer than the copy moved aside.
-            if FileManager.default.fileExists(atPath: to.path) {
-                try? FileManager.default.removeItem(at: from)
-            } else {
-                rename(from.path, to.path)
+    /// Puts back every module ``hideModules(outside:)`` moved aside from `buildFolder`, also those of a run that was killed.
+    func restoreModules(into buildFolder: URL) {
+        for folderName in Self.names(in: hiddenFolder) {
+            let hidden = hiddenFolder.appendingPathComponent(folderName), modules = buildFolder.appendingPathComponent(folderName)
+            for name in Self.names(in: hidden) {
+                let from = hidden.appendingPathComponent(name), to = modules.appendingPathComponent(name)
+                // A module built again since is newer than the copy moved aside.
+                if FileManager.default.fileExists(atPath: to.path) {
+                    try? FileManager.default.removeItem(at: from)
+                } else {
+                    rename(from.path, to.path)
+                }
             }
         }
     }
@@ -141,62 +192,58 @@ struct SharedScratch {
     func lock(waiting note: (String) -> Void) throws -> ScratchLock {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let lock = try ScratchLock(path: folder.appendingPathComponent("componentctl.lock").path, waiting: note)
+        // A swift that outlived a killed componentctl still holds SwiftPM's own lock; its files must settle first.
+        try ScratchLock.waitForRelease(of: swiftPMLock, waiting: note)
         if let hiding = try? String(contentsOf: hidingRecord, encoding: .utf8) { restoreModules(into: URL(fileURLWithPath: hiding)) }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("componentctl-trash"))
         return lock
     }
 
-    /// Removes what another package's build compiled of `component`'s own modules since its own build last passed,
-    /// so this build compiles them again with only its own plan in view.
-    func discardForeignBuilds(of component: String, plan: Plan) {
-        let recorded = records(of: component)
-        for module in plan.ownModules {
-            guard let current = fingerprint(of: module, in: plan), current != recorded[module] else { continue }
-            discard(module, in: plan)
+    /// Removes the compiled files of each module of `plan` whose last compile loaded a module `plan` lacks, so
+    /// that this build compiles it again with only its own modules in view.
+    func discardModulesCompiledWithMoreInView(_ plan: Plan) {
+        let folders = Set(plan.modulesFolders.map { $0.path + "/" })
+        let compiled = { (module: String) in
+            plan.modulesFolders.contains { FileManager.default.fileExists(atPath: $0.appendingPathComponent("\(module).swiftmodule").path) }
+        }
+        for module in plan.modules where compiled(module) {
+            // A compile that left no dependency file cannot say what it saw.
+            let loaded = Self.loadedModules(by: module, in: plan.buildFolder, from: folders)
+            if loaded.map({ !$0.isSubset(of: plan.modules) }) ?? true { discard(module, in: plan) }
         }
     }
 
-    /// Records the files of `component`'s own modules after its own build passed.
-    func recordOwnBuild(of component: String, plan: Plan) throws {
-        var records: [String: String] = [:]
-        for module in plan.ownModules {
-            records[module] = fingerprint(of: module, in: plan)
+    /// The modules of `folders` that the dependency files (`.d`) of `module`'s last compile name; nil without any.
+    private static func loadedModules(by module: String, in buildFolder: URL, from folders: Set<String>) -> Set<String>? {
+        var loaded = Set<String>()
+        var read = false
+        for objects in ["\(module).build", "\(module)-tool.build"].map(buildFolder.appendingPathComponent) {
+            for name in names(in: objects) where name.hasSuffix(".d") {
+                guard let text = try? String(contentsOf: objects.appendingPathComponent(name), encoding: .utf8) else { continue }
+                read = true
+                // Make escapes a space in a path as `\ `.
+                let paths = text.replacingOccurrences(of: "\\ ", with: "\u{0}").split(whereSeparator: \.isWhitespace)
+                for path in paths.map({ $0.replacingOccurrences(of: "\u{0}", with: " ") }) where path.hasSuffix(".swiftmodule") {
+                    let file = URL(fileURLWithPath: path)
+                    if folders.contains(file.deletingLastPathComponent().path + "/") { loaded.insert(Self.module(ofFile: file.lastPathComponent)) }
+                }
+            }
         }
-        let data = try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys])
-        try FileManager.default.createDirectory(at: recordsFolder, withIntermediateDirectories: true)
-        try AtomicFile.write(data, to: recordsFolder.appendingPathComponent("\(component).json"))
-    }
-
-    private func records(of component: String) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: recordsFolder.appendingPathComponent("\(component).json").path) else { return [:] }
-        return (try? JSONSerialization.jsonObject(with: data) as? [String: String]) ?? [:]
-    }
-
-    /// The size and time of change of a module's interface and objects: any compile changes them.
-    private func fingerprint(of module: String, in plan: Plan) -> String? {
-        let interface = plan.modulesFolder.appendingPathComponent("\(module).swiftmodule")
-        guard let first = Self.stamp(interface.path) else { return nil }
-        let objects = plan.modulesFolder.deletingLastPathComponent().appendingPathComponent("\(module).build")
-        let stamps = Self.names(in: objects).filter { $0.hasSuffix(".o") }.sorted().compactMap { name in
-            Self.stamp(objects.appendingPathComponent(name).path).map { "\(name)=\($0)" }
-        }
-        return ([first] + stamps).joined(separator: " ")
+        return read ? loaded : nil
     }
 
     /// Removes a module's compiled files and the compiler's incremental record, so it is compiled whole again.
     private func discard(_ module: String, in plan: Plan) {
-        for name in Self.names(in: plan.modulesFolder) where Self.module(ofFile: name) == module {
-            try? FileManager.default.removeItem(at: plan.modulesFolder.appendingPathComponent(name))
+        for modules in plan.modulesFolders {
+            for name in Self.names(in: modules) where Self.module(ofFile: name) == module {
+                try? FileManager.default.removeItem(at: modules.appendingPathComponent(name))
+            }
         }
-        let objects = plan.modulesFolder.deletingLastPathComponent().appendingPathComponent("\(module).build")
-        for name in Self.names(in: objects) where [".o", ".swiftdeps", ".priors"].contains(where: name.hasSuffix) {
-            try? FileManager.default.removeItem(at: objects.appendingPathComponent(name))
+        for objects in ["\(module).build", "\(module)-tool.build"].map(plan.buildFolder.appendingPathComponent) {
+            for name in Self.names(in: objects) where [".o", ".swiftdeps", ".priors", ".d"].contains(where: name.hasSuffix) {
+                try? FileManager.default.removeItem(at: objects.appendingPathComponent(name))
+            }
         }
-    }
-
-    private static func stamp(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return "\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
     }
 
     /// `Router.swiftmodule`, `Router.swiftdoc` and `Router.abi.json` are all of module `Router`.
@@ -225,14 +272,28 @@ final class ScratchLock {
         guard descriptor >= 0 else {
             throw ToolError("Cannot open \(path): \(String(cString: strerror(errno))). Make .build writable and run again.", status: .environment)
         }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            note("Another componentctl is building in \(SharedScratch.path); waiting for it to finish.\n")
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    close(descriptor)
-                    throw ToolError("Cannot lock \(path): \(String(cString: strerror(errno))).", status: .environment)
-                }
-            }
+        do {
+            try Self.take(descriptor, path: path) { note("Another componentctl is building in \(SharedScratch.path); waiting for it to finish.\n") }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// Waits while another process holds the `flock` of the file at `path` (SwiftPM's lock of its scratch folder).
+    static func waitForRelease(of path: String, waiting note: (String) -> Void) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        try take(descriptor, path: path) { note("A swift build is still running in \(SharedScratch.path); waiting for it to finish.\n") }
+        flock(descriptor, LOCK_UN)
+    }
+
+    private static func take(_ descriptor: Int32, path: String, waiting: () -> Void) throws {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
+        waiting()
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw ToolError("Cannot lock \(path): \(String(cString: strerror(errno))).", status: .environment) }
         }
     }
 

@@ -157,21 +157,20 @@ public struct BuildService {
         guard job.sharesScratch else { return try launch(job.arguments, environment: job.environment, name: job.name, log: handle) }
         scratch.removePlans()
         let planning = scratch.planArguments(packagePath: job.path, flags: flags)
-        guard try launch(planning, environment: job.environment, name: job.name, log: handle, echo: false, keepOutput: false) else { return false }
+        // Its standard output is the job graph, of no use to a reader; its errors (a manifest that fails) are.
+        guard try launch(planning, environment: job.environment, name: job.name, log: handle, dropOutput: true) else { return false }
         try scratch.keepCheckouts()
-        let plan = try scratch.readPlan(of: root.appendingPathComponent(job.path))
-        scratch.discardForeignBuilds(of: job.name, plan: plan)
-        defer { scratch.restoreModules(into: plan.modulesFolder) }
+        let plan = try scratch.readPlan(of: root.appendingPathComponent(job.path), includingTests: action == .test)
+        scratch.discardModulesCompiledWithMoreInView(plan)
+        defer { scratch.restoreModules(into: plan.buildFolder) }
         try scratch.hideModules(outside: plan)
-        guard try launch(job.arguments, environment: job.environment, name: job.name, log: handle) else { return false }
-        try scratch.recordOwnBuild(of: job.name, plan: plan)
-        return true
+        return try launch(job.arguments, environment: job.environment, name: job.name, log: handle)
     }
 
-    /// Runs `swift arguments`, its output into `log` (its standard output dropped unless `keepOutput`), and says
-    /// whether it exited 0.
+    /// Runs `swift arguments` with its output in `log` (and on standard output when verbose; `dropOutput` drops
+    /// its standard output), and says whether it exited 0.
     private func launch(
-        _ arguments: [String], environment: [String: String], name: String, log handle: FileHandle, echo: Bool = true, keepOutput: Bool = true
+        _ arguments: [String], environment: [String: String], name: String, log handle: FileHandle, dropOutput: Bool = false
     ) throws -> Bool {
         let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
         handle.write(Data("$ \(variables)swift \(arguments.joined(separator: " "))\n".utf8))
@@ -180,10 +179,9 @@ public struct BuildService {
         process.arguments = arguments
         process.currentDirectoryURL = root
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
-        let copies = verbose && echo
         let pipe = Pipe()
-        process.standardOutput = !keepOutput ? FileHandle.nullDevice : copies ? pipe : handle
-        process.standardError = copies ? pipe : handle
+        process.standardOutput = dropOutput ? FileHandle.nullDevice : verbose ? pipe : handle
+        process.standardError = verbose ? pipe : handle
         process.standardInput = FileHandle.nullDevice
         let stop: StopForwarding.Child
         do {
@@ -191,7 +189,7 @@ public struct BuildService {
         } catch {
             throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
-        if copies {
+        if verbose {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
                 handle.write(data)
                 FileHandle.standardOutput.write(data)
