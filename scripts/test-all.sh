@@ -47,7 +47,7 @@ live_tests='newInAnAppThenRemoveLeavesTheWorkspaceAsItWas|newScaffoldsAComponent
 cached lint --input . -- scripts/lint.sh
 [ "$copy" = 1 ] || cached componentctl --package Tools/componentctl -- swift test --package-path Tools/componentctl --skip "$live_tests"
 [ "$copy" = 1 ] || cached componentctl-builds --package Tools/componentctl -- env COMPONENTCTL_BUILD_TESTS=1 \
-  swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests|APIDiffTests|CIWorkflowTests|KillTrialTests' --skip "$live_tests"
+  swift test --package-path Tools/componentctl --filter 'PinnedAppTests|RealBuildTests|APIDiffTests|CIWorkflowTests|KillTrialTests|SharedScratchTests' --skip "$live_tests"
 [ "$copy" = 1 ] || cached componentctl-live --input . -- env COMPONENTCTL_BUILD_TESTS=1 swift test --package-path Tools/componentctl --filter "$live_tests"
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check

@@ -42,7 +42,7 @@ struct SharedScratch {
         ["build", "--package-path", path, "-c", configuration] + flags + ["--scratch-path", Self.path, "--print-manifest-job-graph"]
     }
 
-    /// Removes the plans earlier builds left, so that ``readPlan(of:)`` never reads a stale one.
+    /// Removes the plans earlier builds left, so that ``readPlan(of:includingTests:)`` never reads a stale one.
     func removePlans() {
         planFiles().forEach { try? FileManager.default.removeItem(at: $0) }
     }
