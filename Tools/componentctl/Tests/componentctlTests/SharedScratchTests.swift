@@ -121,6 +121,27 @@ struct SharedScratchTests {
         #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'Kit'"))
     }
 
+    /// `#if canImport(Kit)` asks without loading, so no `.d` file names `Kit`: `values` compiled by `reader`'s build
+    /// saw it, a build of `values` alone must not.
+    @Test func aModuleThatAsksCanImportIsCompiledAgainWhereTheAnswerCouldDiffer() throws {
+        let scratch = try Scratch.fixtureRepository()
+        try scratch.write(
+            "Packages/Foundation/Values/Sources/Values/Probe.swift", "#if canImport(Kit)\npublic let sawKit = true\n#else\npublic let sawKit = false\n#endif\n")
+        try scratch.write(
+            "Packages/Foundation/Values/Tests/ValuesTests/ProbeTests.swift", "import Testing\nimport Values\n\n@Test func sawNoKit() { #expect(!sawKit) }\n")
+        // A folder SwiftPM's record does not name is no checkout of its own: it stays as it is.
+        let mine = ".build/componentctl-shared/checkouts/mine"
+        try scratch.write("\(mine)/.git/HEAD", String(repeating: "a", count: 40) + "\n")
+        try scratch.write("\(mine)/precious.txt", "mine\n")
+
+        #expect(try tool(scratch, ["build", "kit", "reader", "--standalone"]).status == 0)
+        let tested = try tool(scratch, ["test", "values", "--standalone"])
+        let log = try scratch.read(".build/componentctl-logs/values-test.log")
+        #expect(tested.status == 0, "\(tested.output)\(log)")
+        #expect(try scratch.read("\(mine)/precious.txt") == "mine\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: scratch.root.appendingPathComponent(mine).path)) == nil)
+    }
+
     /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
     @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
         let scratch = try Scratch.fixtureRepository()

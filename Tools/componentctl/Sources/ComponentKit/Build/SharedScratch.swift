@@ -101,7 +101,7 @@ struct SharedScratch {
     func keepCheckouts() throws {
         let checkouts = folder.appendingPathComponent("checkouts"), kept = folder.appendingPathComponent("componentctl-checkouts")
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
-        for name in Self.names(in: checkouts) {
+        for name in swiftPMCheckouts() {
             let checkout = checkouts.appendingPathComponent(name)
             let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: checkout.path)
             // A link componentctl did not make leads to files it must not move.
@@ -128,6 +128,20 @@ struct SharedScratch {
             guard rename(temporary.path, checkout.path) == 0 else {
                 throw ToolError("Cannot link \(checkout.path) to its kept copy: \(String(cString: strerror(errno))).", status: .environment)
             }
+        }
+    }
+
+    /// The checkouts SwiftPM's own record of the folder names: no other entry of `checkouts/` is touched.
+    private func swiftPMCheckouts() -> [String] {
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("workspace-state.json").path),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let dependencies = (json["object"] as? [String: Any])?["dependencies"] as? [[String: Any]]
+        else { return [] }
+        return dependencies.compactMap { dependency in
+            guard (dependency["state"] as? [String: Any])?["name"] as? String == "sourceControlCheckout",
+                let name = dependency["subpath"] as? String, !name.contains("/"), name != ".."
+            else { return nil }
+            return name
         }
     }
 
@@ -206,11 +220,34 @@ struct SharedScratch {
         let compiled = { (module: String) in
             plan.modulesFolders.contains { FileManager.default.fileExists(atPath: $0.appendingPathComponent("\(module).swiftmodule").path) }
         }
+        let built = Set(plan.modulesFolders.flatMap { Self.names(in: $0) }.map(Self.module(ofFile:)))
         for module in plan.modules where compiled(module) {
             // A compile that left no dependency file cannot say what it saw.
             let loaded = Self.loadedModules(by: module, in: plan.buildFolder, from: folders)
-            if loaded.map({ !$0.isSubset(of: plan.modules) }) ?? true { discard(module, in: plan) }
+            if loaded.map({ !$0.isSubset(of: plan.modules) }) ?? true {
+                discard(module, in: plan)
+                continue
+            }
+            // `#if canImport(M)` asks without loading: no `.d` file tells whether M was in view.
+            let asked = Self.modulesAskedFor(by: module, in: plan.buildFolder)
+            if !asked.intersection(built).isSubset(of: plan.modules) { discard(module, in: plan) }
         }
+    }
+
+    /// The modules that a `canImport(...)` in `module`'s sources (listed in its `sources` file) names.
+    private static func modulesAskedFor(by module: String, in buildFolder: URL) -> Set<String> {
+        let list = buildFolder.appendingPathComponent("\(module).build/sources")
+        guard let paths = try? String(contentsOf: list, encoding: .utf8) else { return [] }
+        var asked = Set<String>()
+        for line in paths.split(whereSeparator: \.isNewline) {
+            let path = line.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("canImport(") else { continue }
+            for part in text.components(separatedBy: "canImport(").dropFirst() {
+                let name = part.drop { $0 == " " }.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                if !name.isEmpty { asked.insert(String(name)) }
+            }
+        }
+        return asked
     }
 
     /// The modules of `folders` that the dependency files (`.d`) of `module`'s last compile name; nil without any.
