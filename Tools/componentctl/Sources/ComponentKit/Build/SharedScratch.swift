@@ -106,7 +106,7 @@ struct SharedScratch {
             let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: checkout.path)
             // A link componentctl did not make leads to files it must not move.
             if let linked, !linked.hasPrefix("../componentctl-checkouts/") { continue }
-            // A branch's checkout moves with the branch; only a revision names one tree.
+            // Only a checkout at a revision (SwiftPM detaches even a branch's) names one tree.
             guard let revision = Self.detachedRevision(of: checkout) else { continue }
             // Relative, so that the folder still works where a CI cache restores it.
             let link = "../componentctl-checkouts/\(name)@\(revision)"
