@@ -88,7 +88,7 @@ import Testing
             }
             """)
         #expect(manifest.dependencies.map(\.path) == [nil, nil, "../Kit"], "an interpolated and a multi-line literal are expressions")
-        #expect(manifest.laterChanges.map(\.line) == [14, 16], "a change of package after its declaration is noted, inside an if too")
+        #expect(manifest.unresolved.map(\.line) == [6, 7, 14, 15], "expressions, a change of package after its declaration and an if are unresolved")
     }
 
     @Test func aFileWithoutAPackageIsAnError() {

@@ -21,6 +21,9 @@ extension Scratch {
             // END componentctl: components
 
             // BEGIN componentctl: apps
+            let appProducts: [Product] = []
+            let appTargets: [Target] = []
+            let shellProducts: [Target.Dependency] = []
             // END componentctl: apps
 
             let package = Package(

@@ -122,7 +122,7 @@ public enum APIDiffService {
             }
             let manifest: PackageManifest
             do {
-                manifest = try ManifestReader.read(bytes)
+                manifest = try context.workspace.manifests.load(bytes, folder: context.workspace.folder(of: component))
             } catch {
                 throw ToolError("The Package.swift of \(component.name) at \(label) cannot be read (\(error)).", status: .usage)
             }
@@ -138,12 +138,12 @@ public enum APIDiffService {
                 })
         case .workingTree:
             let folder = context.workspace.folder(of: component)
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Package.swift").path) else {
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) else {
                 throw ToolError("'\(component.path)' has no Package.swift.", status: .usage)
             }
             let manifest: PackageManifest
             do {
-                manifest = try ManifestReader.read(Array(data))
+                manifest = try context.workspace.manifests.load(packageIn: folder)
             } catch {
                 throw ToolError("The Package.swift of '\(component.name)' cannot be read (\(error)).", status: .usage)
             }

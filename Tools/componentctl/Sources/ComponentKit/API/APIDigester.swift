@@ -21,7 +21,7 @@ struct APIDigester {
     /// The library modules of `manifest` whose API counts: the targets its library products expose, test
     /// support aside (fakes for tests and demos).
     static func publicModules(of manifest: PackageManifest) -> [String] {
-        let exposed = Set(manifest.products.filter { !$0.isExecutable }.flatMap(\.targets))
+        let exposed = Set(manifest.products.filter { !$0.isExecutable && !$0.isPlugin }.flatMap(\.targets))
         return manifest.targets.filter { $0.kind == .regular && exposed.contains($0.name) && !LayerChecker.isTestSupport($0.name) }.map(\.name).sorted()
     }
 

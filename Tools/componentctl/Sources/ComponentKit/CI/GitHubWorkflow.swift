@@ -164,7 +164,7 @@ public enum GitHubWorkflow {
     /// The workflow's text as it should be: `current` with its generated jobs rewritten, or a new file.
     /// Throws when `current` lost its markers (the team's file is never overwritten whole).
     static func regenerated(_ current: String?, workspace: Workspace) throws -> String {
-        let toolFolders = try StepService.packageFolders([toolPackage], root: workspace.root).sorted()
+        let toolFolders = try StepService.packageFolders([toolPackage], root: workspace.root, manifests: workspace.manifests).sorted()
         guard let current else { return file(workspace, toolFolders: toolFolders) }
         for marker in [begin, end] where current.components(separatedBy: marker).count > 2 {
             throw ToolError(

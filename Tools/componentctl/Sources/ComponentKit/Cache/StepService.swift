@@ -33,7 +33,7 @@ public enum StepService {
         var recipe = ["componentctl step key 1", "step \(step.name)", "command \(String(decoding: try JSONEncoder().encode(step.command), as: UTF8.self))"]
         var uncommitted = false
         let inputs = try step.inputs.flatMap { try checkedInputs($0, root: context.workspace.root, repository: context.repository) }
-        for input in try Set(inputs + packageFolders(step.packages, root: context.workspace.root)).sorted() {
+        for input in try Set(inputs + packageFolders(step.packages, root: context.workspace.root, manifests: context.workspace.manifests)).sorted() {
             let path = context.repositoryPath(input == "." ? "" : input)
             recipe.append("input \(input) \(try trees.objectID(of: path)?.hex ?? "none")")
             uncommitted = uncommitted || trees.isDirty(path)
@@ -112,7 +112,7 @@ public enum StepService {
     }
 
     /// `packages` and every package they depend on by path, relative to `root`; throws for one outside it.
-    static func packageFolders(_ packages: [String], root: URL) throws -> [String] {
+    static func packageFolders(_ packages: [String], root: URL, manifests: ManifestLoader) throws -> [String] {
         var seen = Set<String>()
         var queue = packages.map(normalized)
         // Lexically: a root reached through a link (macOS's /tmp) must not be resolved on one side only.
@@ -126,10 +126,10 @@ public enum StepService {
         while let package = queue.popLast() {
             guard seen.insert(package).inserted else { continue }
             let folder = root.appendingPathComponent(package)
-            guard let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent("Package.swift").path) else {
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) else {
                 throw ToolError("'\(package)' holds no Package.swift: --package takes a package folder, relative to the workspace root.", status: .usage)
             }
-            for dependency in try ManifestReader.read(Array(bytes)).dependencies {
+            for dependency in try manifests.load(packageIn: folder).dependencies {
                 guard let path = dependency.path else { continue }
                 let resolved = LexicalPath.resolve(path, from: LexicalPath.resolve(package, from: base))
                 guard resolved.hasPrefix(base + "/") else {

@@ -17,16 +17,16 @@ struct RootPackageCheck {
 
     func findings() -> [Diagnostic] {
         let root = analysis.workspace.root
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(Self.manifestPath).path) else { return [] }
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(Self.manifestPath).path) else { return [] }
         let manifest: PackageManifest
         do {
-            manifest = try ManifestReader.read(Array(data))
+            manifest = try analysis.workspace.manifests.load(packageIn: root)
         } catch {
             return [
                 Diagnostic(
                     path: Self.manifestPath, line: (error as? ManifestError)?.location?.line ?? 1, column: (error as? ManifestError)?.location?.column ?? 1,
-                    message: "the root Package.swift cannot be read statically: \(error)",
-                    fix: "keep the manifest to literals, arrays, `+`, calls and top-level `let` bindings", rule: "unreadable-manifest")
+                    message: "the root Package.swift cannot be read: \(error)",
+                    fix: "correct what SwiftPM reports ('swift package dump-package' in the root shows it)", rule: "unreadable-manifest")
             ]
         }
         var findings: [Diagnostic] = []

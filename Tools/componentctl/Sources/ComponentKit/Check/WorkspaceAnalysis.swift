@@ -113,17 +113,14 @@ public struct WorkspaceAnalysis: Sendable {
         var package = ComponentPackage(component: component, manifestPath: manifestPath, manifest: nil, edges: [], unknownPaths: [], targets: [])
         let manifest: PackageManifest
         do {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("Package.swift").path) else {
-                throw ManifestError(message: "the file cannot be read")
-            }
-            manifest = try ManifestReader.read(Array(data))
+            manifest = try workspace.manifests.load(packageIn: folder)
         } catch {
             let location = (error as? ManifestError)?.location ?? ManifestLocation(line: 1, column: 1)
             let diagnostic = Diagnostic(
                 path: manifestPath, line: location.line, column: location.column,
                 message: "cannot read the manifest of '\(component.name)': \(error)",
                 fix: "make it a valid Package.swift declaring 'let package = Package(...)' "
-                    + "(swift package --package-path \(component.path) describe shows the compiler's view)",
+                    + "(swift package --package-path \(component.path) dump-package shows what SwiftPM reads)",
                 rule: "unreadable-manifest")
             return (package, diagnostic)
         }

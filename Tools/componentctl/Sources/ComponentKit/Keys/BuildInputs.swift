@@ -28,8 +28,8 @@ struct BuildInputs {
         var links = Set<String>()
         /// Files and folders outside the component's packages that links inside them lead to (a build reads through them).
         var linked = Set<String>()
-        /// Manifests, or dependencies in them (`file:line`), whose path or URL the static reader cannot evaluate: inputs
-        /// no key can follow, until the manifest writes them as string literals.
+        /// Manifests SwiftPM cannot evaluate, or dependencies in them (`file:line`) it names by neither path nor URL: inputs no
+        /// key can follow.
         var unreadable: [String] = []
     }
 
@@ -95,12 +95,11 @@ struct BuildInputs {
         for submodule in submodules.keys where submodule.hasPrefix(folder + "/") { found.packages[submodule] = .submodule(submodule) }
     }
 
-    /// What of `manifest` (at the repository path `path`) the static reader could not evaluate: the whole manifest, or
-    /// each dependency whose path or URL is an expression.
+    /// What of `manifest` (at the repository path `path`) could not be read: the whole manifest (SwiftPM cannot evaluate it),
+    /// or each dependency SwiftPM names neither by a path nor by a URL.
     private static func unreadable(_ manifest: PackageManifest?, at path: String) -> [String] {
         guard let manifest else { return [path] }
-        let expressions = manifest.dependencies.filter { $0.path == nil && $0.url == nil }.map(\.location)
-        return (expressions + manifest.laterChanges).map { "\(path):\($0.line)" }
+        return manifest.dependencies.filter { $0.path == nil && $0.url == nil }.map { "\(path):\($0.location.line)" }
     }
 
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
@@ -116,7 +115,8 @@ struct BuildInputs {
     /// evaluate there; none when there is no such file (a submodule not checked out, say, which is said elsewhere).
     private func pathDependencies(ofManifestAt path: String, into found: inout Found) -> [String] {
         guard let bytes = FileManager.default.contents(atPath: workdir + "/" + path) else { return [] }
-        let read = try? ManifestReader.read(Array(bytes))
+        let folder = URL(fileURLWithPath: workdir + "/" + path).deletingLastPathComponent()
+        let read = try? context.workspace.manifests.load(Array(bytes), folder: folder)
         found.unreadable += Self.unreadable(read, at: path)
         return (read?.dependencies ?? []).compactMap(\.path)
     }

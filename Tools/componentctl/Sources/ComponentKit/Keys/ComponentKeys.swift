@@ -167,9 +167,9 @@ public struct ComponentKeys {
             recipe += lock.pins.sorted { $0.key < $1.key }.map { "resolved \($0.key) \($0.value) (\(context.workspace.lock))" }
         }
         var warnings = found.unreadable.map {
-            "'\(component.name)' depends on a package componentctl cannot find, at \($0): its path or URL is an expression (or the manifest "
-                + "cannot be read), so its key cannot follow that package, no result of it is reused and 'affected' always names it. "
-                + "Write the path or URL as a string literal."
+            "'\(component.name)' depends on a package componentctl cannot find, at \($0): SwiftPM cannot evaluate that manifest (or names "
+                + "the package by neither path nor URL), so its key cannot follow that package, no result of it is reused and 'affected' "
+                + "always names it. Correct the manifest ('swift package dump-package' in its folder shows SwiftPM's error)."
         }
         for (path, source) in found.packages.sorted(by: { $0.key < $1.key }) {
             switch source {

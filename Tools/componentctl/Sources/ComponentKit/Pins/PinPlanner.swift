@@ -56,7 +56,7 @@ public enum PinPlanner {
         }
         let manifest: PackageManifest
         do {
-            manifest = try ManifestReader.read(bytes)
+            manifest = try context.workspace.manifests.load(bytes, folder: context.workspace.root.appendingPathComponent(component.path))
         } catch {
             throw ToolError("The Package.swift of \(release.tag) cannot be read (\(error)); pin another release.", status: .usage)
         }

@@ -191,7 +191,9 @@ extension AppWiring.Staged {
         let workspace = analysis.workspace
         let byPath = Dictionary(workspace.components.map { (LexicalPath.resolve(workspace.folder(of: $0).path), $0.name) }, uniquingKeysWith: { a, _ in a })
         for (name, manifest) in manifests {
-            guard let component = workspace.component(named: name), let read = try? ManifestReader.read(manifest.bytes) else { continue }
+            guard let component = workspace.component(named: name),
+                let read = try? workspace.manifests.load(manifest.bytes, folder: workspace.root.appendingPathComponent(manifest.folder))
+            else { continue }
             let folder = workspace.root.appendingPathComponent(manifest.folder, isDirectory: true)
             var package =
                 analysis.packages[name]

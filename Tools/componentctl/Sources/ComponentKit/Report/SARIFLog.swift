@@ -12,7 +12,7 @@ struct SARIFLog {
         "implicit-import": "A source file imports a module its target does not declare.",
         "redundant-dependency": "A declared dependency that nothing imports.",
         "unknown-dependency": "A package dependency that is not a registered component.",
-        "unreadable-manifest": "A Package.swift that cannot be read statically.",
+        "unreadable-manifest": "A Package.swift SwiftPM cannot evaluate.",
         "route-collision": "Two components declare routes of one URL shape.",
         "degrade-rule-unmatched": "A degrade rule of a shipped table names no route of the components the table serves.",
         "degrade-table": "A shipped degrade table that is no degrade table, or a rule pattern the router would refuse.",

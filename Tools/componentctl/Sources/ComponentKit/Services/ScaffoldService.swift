@@ -146,9 +146,7 @@ public enum ScaffoldService {
         for (component, package) in analysis.packages {
             for target in package.manifest?.targets ?? [] { taken[target.name.lowercased()] = "a target of component '\(component)'" }
         }
-        if let data = FileManager.default.contents(atPath: workspace.root.appendingPathComponent("Package.swift").path),
-            let root = try? ManifestReader.read(Array(data))
-        {
+        if let root = try? workspace.manifests.load(packageIn: workspace.root) {
             for target in root.targets { taken[target.name.lowercased()] = "a target of the root package" }
         }
         for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }

@@ -1,6 +1,8 @@
 /// Reads a `Package.swift` statically (never by running it): a small expression parser over
 /// ``SwiftLexer`` tokens that understands literals, arrays, `+`, calls, and top-level `let`
-/// bindings, which is the whole vocabulary of real manifests' dependency declarations.
+/// bindings. What it cannot evaluate with certainty (helper functions, extensions, `#if`, `?:`, statements
+/// that change `package` or a binding, a value it does not model) it lists in
+/// ``PackageManifest/unresolved``: ``ManifestLoader`` then asks SwiftPM instead.
 public enum ManifestReader {
     /// The manifest in `bytes`.
     public static func read(_ bytes: [UInt8]) throws -> PackageManifest {
@@ -22,12 +24,12 @@ public enum ManifestReader {
         try ManifestSyntax.check(tokens, rawTexts: rawTexts)
         var parser = Parser(tokens: tokens)
         let statements = parser.parseFile()
-        var manifest = try Interpreter(bindings: parser.bindings).manifest(from: statements)
-        // `package.dependencies += ...`, at the top or inside an `if` (the manifest's variable is always `package`); targets
-        // added so lie in the package's own folder, an input already.
-        manifest.laterChanges = tokens.indices.dropLast(2).filter {
-            tokens[$0].isWord && tokens[$0].text == "package" && tokens[$0 + 1].isPunctuation(".") && tokens[$0 + 2].text == "dependencies"
-        }.map { tokens[$0].location }
+        let interpreter = Interpreter(bindings: parser.bindings)
+        var manifest = try interpreter.manifest(from: statements)
+        manifest.unresolved = (ManifestStatements.unfollowed(in: tokens) + interpreter.unresolved.places).sorted {
+            ($0.line, $0.column) < ($1.line, $1.column)
+        }
+        manifest.surroundings = ManifestStatements.surroundings(of: tokens)
         return manifest
     }
 
@@ -51,9 +53,12 @@ public enum ManifestReader {
         case string(String, ManifestLocation)
         case call(name: String, arguments: [(label: String?, value: Value)], location: ManifestLocation)
         case array([Value])
-        case identifier(String)
+        case identifier(String, ManifestLocation)
         case concatenation(Value, Value)
-        case other
+        /// `lower..<upper`.
+        case range(Value, Value)
+        /// Something the reader does not model, where it starts.
+        case other(ManifestLocation?)
 
         func argument(_ label: String) -> Value? {
             guard case .call(_, let arguments, _) = self else { return nil }
@@ -63,6 +68,16 @@ public enum ManifestReader {
         var string: String? {
             if case .string(let text, _) = self { return text }
             return nil
+        }
+
+        /// Where the value starts, when known.
+        var location: ManifestLocation? {
+            switch self {
+            case .string(_, let location), .call(_, _, let location), .identifier(_, let location): location
+            case .array(let items): items.first?.location
+            case .concatenation(let left, _), .range(let left, _): left.location
+            case .other(let location): location
+            }
         }
     }
 
@@ -109,29 +124,39 @@ public enum ManifestReader {
             }
         }
 
-        /// `a + b`, comparisons (read and set aside), and `condition ? a : b`, whose value is both branches
-        /// joined: a manifest that lists a product in one configuration declares it.
+        /// `a + b` and `a..<b`; comparisons and `condition ? a : b` are read past, their value unknown.
         mutating func parseExpression() -> Value {
             var value = parsePostfix()
             while let token = current {
                 if token.isPunctuation("+") {
                     position += 1
                     value = .concatenation(value, parsePostfix())
+                } else if isHalfOpenRange() {
+                    position += 3
+                    value = .range(value, parsePostfix())
                 } else if isComparison() {
                     position += 2
                     _ = parsePostfix()
-                    value = .other
+                    value = .other(token.location)
                 } else if token.isPunctuation("?") {
+                    // `condition ? a : b`: which branch SwiftPM takes is for SwiftPM to say.
                     position += 1
-                    let then = parseExpression()
-                    guard current?.isPunctuation(":") == true else { return .other }
+                    _ = parseExpression()
+                    guard current?.isPunctuation(":") == true else { return .other(token.location) }
                     position += 1
-                    value = .concatenation(then, parseExpression())
+                    _ = parseExpression()
+                    value = .other(token.location)
                 } else {
                     break
                 }
             }
             return value
+        }
+
+        /// Whether the next three tokens are `..<`.
+        private func isHalfOpenRange() -> Bool {
+            position + 2 < tokens.count && tokens[position].isPunctuation(".") && tokens[position + 1].isPunctuation(".")
+                && tokens[position + 2].isPunctuation("<")
         }
 
         /// Whether the next two tokens are `==`, `!=`, `<=`, `>=`, `&&` or `||`.
@@ -143,35 +168,35 @@ public enum ManifestReader {
         }
 
         private mutating func parsePostfix() -> Value {
-            guard let token = current else { return .other }
+            guard let token = current else { return .other(nil) }
             var value: Value
             var name: String?
             if case .string(let interpolated) = token.kind {
                 position += 1
                 // An interpolated or multi-line literal is an expression: its value is the compiler's to work out.
-                return interpolated || token.text.contains("\n") ? .other : .string(token.text, token.location)
+                return interpolated || token.text.contains("\n") ? .other(token.location) : .string(token.text, token.location)
             } else if token.isPunctuation("[") {
                 position += 1
                 value = .array(parseList(closing: "]").map(\.value))
             } else if token.isPunctuation(".") || token.isWord {
                 if token.isPunctuation(".") { position += 1 }
-                guard let word = current, word.isWord else { return .other }
+                guard let word = current, word.isWord else { return .other(token.location) }
                 position += 1
                 name = word.text
-                value = .identifier(word.text)
+                value = .identifier(word.text, token.location)
             } else if token.isPunctuation("(") {
                 position += 1
                 let items = parseList(closing: ")")
-                value = items.count == 1 && items[0].label == nil ? items[0].value : .other
+                value = items.count == 1 && items[0].label == nil ? items[0].value : .other(token.location)
             } else {
                 position += 1
-                return .other
+                return .other(token.location)
             }
             // Member chains and calls: `Package.Dependency.package(path:)` is the call `package`.
             while let next = current {
                 if next.isPunctuation("."), position + 1 < tokens.count, tokens[position + 1].isWord {
                     name = tokens[position + 1].text
-                    value = .identifier(tokens[position + 1].text)
+                    value = .identifier(tokens[position + 1].text, token.location)
                     position += 2
                 } else if next.isPunctuation("("), let callee = name {
                     let location = tokens[position - 1].location
@@ -181,7 +206,7 @@ public enum ManifestReader {
                 } else if next.isPunctuation("[") || next.isPunctuation("{") {
                     // A subscript (`Context.environment["X"]`) or a trailing closure (`.map { ... }`): not modelled.
                     skipBalanced()
-                    value = .other
+                    value = .other(token.location)
                     name = nil
                 } else {
                     break
@@ -208,12 +233,15 @@ public enum ManifestReader {
                 if current?.isPunctuation(":") == true { // a dictionary entry: skip its value
                     position += 1
                     _ = parseExpression()
-                    value = .other
+                    value = .other(token.location)
+                }
+                if position == before { position += 1 }
+                // Whatever this parser does not model (operators, a closed range) up to the next item makes the item unknown.
+                if let rest = current, !rest.isPunctuation(","), !rest.isPunctuation(closing) {
+                    value = .other(rest.location)
+                    skipRestOfItem(closing: closing)
                 }
                 items.append((label, value))
-                if position == before { position += 1 }
-                // Skip whatever this parser does not model (closures, operators) up to the next item.
-                skipRestOfItem(closing: closing)
             }
             if current != nil { position += 1 }
             return items
@@ -242,95 +270,163 @@ public enum ManifestReader {
         }
     }
 
+    /// The places an evaluation met something it could not be sure of; a class so the interpreter's helpers can add to it.
+    final class Unresolved {
+        var places: [ManifestLocation] = []
+
+        func note(_ value: Value?, or fallback: ManifestLocation) {
+            places.append(value?.location ?? fallback)
+        }
+    }
+
     struct Interpreter {
         let bindings: [String: Value]
+        let unresolved = Unresolved()
 
         func manifest(from statements: [Value]) throws -> PackageManifest {
             let calls = (statements + bindings.values).flatMap(packageCalls)
-            guard let package = calls.first else {
+            guard case .call(_, _, let location)? = calls.first, let package = calls.first else {
                 throw ManifestError(message: "no 'let package = Package(...)' found")
             }
-            let dependencies = elements(package.argument("dependencies")).compactMap(dependency)
-            let products = elements(package.argument("products")).compactMap(product)
-            let targets = elements(package.argument("targets")).compactMap(target)
-            return PackageManifest(name: package.argument("name")?.string, dependencies: dependencies, products: products, targets: targets)
+            let name = package.argument("name")
+            if name != nil, name?.string == nil { unresolved.note(name, or: location) }
+            let dependencies = elements(package.argument("dependencies"), at: location).compactMap(dependency)
+            let products = elements(package.argument("products"), at: location).compactMap(product)
+            let targets = elements(package.argument("targets"), at: location).compactMap(target)
+            return PackageManifest(name: name?.string, dependencies: dependencies, products: products, targets: targets)
         }
 
         private func packageCalls(_ value: Value) -> [Value] {
             switch value {
             case .call(let name, let arguments, _):
                 return name == "Package" ? [value] : arguments.flatMap { packageCalls($0.value) }
-            case .identifier(let name):
+            case .identifier(let name, _):
                 return bindings[name].map(packageCalls) ?? []
             default:
                 return []
             }
         }
 
-        /// The elements of an array expression, following bindings and `+`.
-        private func elements(_ value: Value?, depth: Int = 0) -> [Value] {
-            guard let value, depth < 16 else { return [] }
+        /// The elements of an array expression (none when `value` is absent), following bindings and `+`; anything else is
+        /// unresolved.
+        private func elements(_ value: Value?, at location: ManifestLocation, depth: Int = 0) -> [Value] {
+            guard let value else { return [] }
             switch value {
             case .array(let items): return items
-            case .identifier(let name): return elements(bindings[name], depth: depth + 1)
-            case .concatenation(let left, let right): return elements(left, depth: depth + 1) + elements(right, depth: depth + 1)
-            default: return []
+            case .identifier(let name, _) where depth < 16 && bindings[name] != nil:
+                return elements(bindings[name], at: location, depth: depth + 1)
+            case .concatenation(let left, let right) where depth < 16:
+                return elements(left, at: location, depth: depth + 1) + elements(right, at: location, depth: depth + 1)
+            default:
+                unresolved.note(value, or: location)
+                return []
             }
         }
 
         private func resolved(_ value: Value) -> Value {
-            if case .identifier(let name) = value, let bound = bindings[name] { return bound }
+            if case .identifier(let name, _) = value, let bound = bindings[name] { return bound }
             return value
         }
 
+        /// The string `value` holds, noting it unresolved when it is something else.
+        private func literal(_ value: Value?, at location: ManifestLocation) -> String? {
+            guard let value else { return nil }
+            guard let text = resolved(value).string else {
+                unresolved.note(value, or: location)
+                return nil
+            }
+            return text
+        }
+
         private func dependency(_ value: Value) -> PackageDependency? {
-            guard case .call("package", _, let location) = resolved(value) else { return nil }
             let value = resolved(value)
+            guard case .call("package", let arguments, let location) = value else {
+                unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
+                return nil
+            }
+            let name = literal(value.argument("name"), at: location)
             if case .string(let path, let at)? = value.argument("path") {
-                return PackageDependency(path: path, url: nil, location: at)
+                return PackageDependency(name: name, path: path, url: nil, location: at)
             }
             if case .string(let url, let at)? = value.argument("url") {
-                let requirement = ["exact", "revision", "from", "branch"].lazy.compactMap { label in
-                    value.argument(label)?.string.map { "\(label): \($0)" }
-                }.first
-                return PackageDependency(path: nil, url: url, location: at, requirement: requirement)
+                let requirements = arguments.filter { $0.label != "url" && $0.label != "name" && $0.label != "traits" }
+                let requirement = requirements.count == 1 ? Self.requirement(requirements[0]) : nil
+                if requirement == nil { unresolved.note(requirements.first?.value, or: location) }
+                return PackageDependency(name: name, path: nil, url: url, location: at, requirement: requirement)
             }
-            return PackageDependency(path: nil, url: nil, location: location)
+            unresolved.note(value.argument("path") ?? value.argument("url"), or: location)
+            return PackageDependency(name: name, path: nil, url: nil, location: location)
+        }
+
+        /// A version requirement in the words ``PackageDependency/requirement`` uses, whichever of SwiftPM's spellings the
+        /// manifest chose (`from:`, `.upToNextMajor(from:)`, `"1.0.0"..<"2.0.0"`, `.exact("1.0.0")`, ...).
+        private static func requirement(_ argument: (label: String?, value: Value)) -> String? {
+            switch (argument.label, argument.value) {
+            case ("from", .string(let version, _)):
+                return "from: \(version)"
+            case (let label?, .string(let text, _)) where ["exact", "revision", "branch"].contains(label):
+                return "\(label): \(text)"
+            case (nil, .range(.string(let lower, _), .string(let upper, _))):
+                return PackageDependency.requirement(lower: lower, upper: upper)
+            case (nil, .call(let name, let arguments, _)) where arguments.count == 1:
+                guard let text = arguments[0].value.string else { return nil }
+                switch (name, arguments[0].label) {
+                case ("upToNextMajor", "from"): return "from: \(text)"
+                case ("upToNextMinor", "from"): return "upToNextMinor: \(text)"
+                case ("exact", nil), ("revision", nil), ("branch", nil): return "\(name): \(text)"
+                default: return nil
+                }
+            default:
+                return nil
+            }
         }
 
         private func product(_ value: Value) -> ProductDeclaration? {
-            guard case .call(let kind, _, _) = resolved(value), kind == "library" || kind == "executable",
-                let name = resolved(value).argument("name")?.string
-            else { return nil }
+            let value = resolved(value)
+            guard case .call(let kind, _, let location) = value, ["library", "executable", "plugin"].contains(kind) else {
+                unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
+                return nil
+            }
+            guard let name = literal(value.argument("name"), at: location) else { return nil }
             var isDynamic = false
-            if kind == "library", case .identifier("dynamic")? = resolved(value).argument("type") { isDynamic = true }
+            if kind == "library", let type = value.argument("type") {
+                guard case .identifier(let linkage, _) = type, linkage == "dynamic" || linkage == "static" else {
+                    unresolved.note(type, or: location)
+                    return nil
+                }
+                isDynamic = linkage == "dynamic"
+            }
+            let targets = elements(value.argument("targets"), at: location).compactMap { literal($0, at: location) }
             return ProductDeclaration(
-                name: name, targets: elements(resolved(value).argument("targets")).compactMap(\.string), isDynamicLibrary: isDynamic,
-                isExecutable: kind == "executable")
+                name: name, targets: targets, isDynamicLibrary: isDynamic, isExecutable: kind == "executable", isPlugin: kind == "plugin")
         }
 
         private func target(_ value: Value) -> TargetDeclaration? {
             let value = resolved(value)
-            guard case .call(let kindName, _, let location) = value, let kind = TargetDeclaration.Kind(rawValue: kindName),
-                let name = value.argument("name")?.string
-            else { return nil }
-            let dependencies = elements(value.argument("dependencies")).compactMap(targetDependency)
-            return TargetDeclaration(name: name, kind: kind, path: value.argument("path")?.string, dependencies: dependencies, location: location)
+            guard case .call(let kindName, _, let location) = value, let kind = TargetDeclaration.Kind(rawValue: kindName) else {
+                unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
+                return nil
+            }
+            guard let name = literal(value.argument("name"), at: location) else { return nil }
+            let dependencies = elements(value.argument("dependencies"), at: location).compactMap(targetDependency)
+            return TargetDeclaration(
+                name: name, kind: kind, path: literal(value.argument("path"), at: location), dependencies: dependencies, location: location)
         }
 
         private func targetDependency(_ value: Value) -> TargetDependency? {
             switch resolved(value) {
             case .string(let name, let location):
                 return TargetDependency(reference: .byName(name), location: location)
-            case .call("product", _, let location):
-                guard let name = resolved(value).argument("name")?.string else { return nil }
-                let package = resolved(value).argument("package")?.string ?? name
+            case .call("product", _, let location), .call("productItem", _, let location):
+                guard let name = literal(resolved(value).argument("name"), at: location) else { return nil }
+                let package = literal(resolved(value).argument("package"), at: location) ?? name
                 return TargetDependency(reference: .product(name, package: package), location: location)
-            case .call("target", _, let location):
-                return resolved(value).argument("name")?.string.map { TargetDependency(reference: .target($0), location: location) }
-            case .call("byName", _, let location):
-                return resolved(value).argument("name")?.string.map { TargetDependency(reference: .byName($0), location: location) }
+            case .call("target", _, let location), .call("targetItem", _, let location):
+                return literal(resolved(value).argument("name"), at: location).map { TargetDependency(reference: .target($0), location: location) }
+            case .call("byName", _, let location), .call("byNameItem", _, let location):
+                return literal(resolved(value).argument("name"), at: location).map { TargetDependency(reference: .byName($0), location: location) }
             default:
+                unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
         }

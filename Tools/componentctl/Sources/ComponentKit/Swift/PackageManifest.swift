@@ -1,4 +1,4 @@
-/// What componentctl needs of a `Package.swift`, read statically.
+/// What componentctl needs of a `Package.swift`: read statically, or as SwiftPM evaluated it.
 public struct PackageManifest: Sendable {
     /// The `name:` of `Package(...)`, if written as a literal.
     public var name: String?
@@ -8,9 +8,13 @@ public struct PackageManifest: Sendable {
     public var products: [ProductDeclaration]
     /// The targets.
     public var targets: [TargetDeclaration]
-    /// Where a statement after the declaration changes the package's dependencies (`package.dependencies.append(...)`,
-    /// perhaps inside an `if`): what the static reader does not follow.
-    public var laterChanges: [ManifestLocation] = []
+    /// Where the static reader met what it cannot evaluate with certainty (a helper function, an `#if`, a statement that
+    /// changes `package`, a value it does not model); empty when it read everything, or when SwiftPM evaluated the manifest.
+    public var unresolved: [ManifestLocation] = []
+    /// What the manifest's value depends on besides its text and the toolchain.
+    public var surroundings = ManifestSurroundings.environment([])
+    /// Whether the value is SwiftPM's own evaluation (`swift package dump-package`) rather than the static reader's.
+    public var isEvaluatedBySwiftPM = false
 
     /// The target called `name`, if any.
     public func target(named name: String) -> TargetDeclaration? { targets.first { $0.name == name } }
@@ -32,15 +36,27 @@ public struct ManifestLocation: Sendable, Hashable, Codable {
 
 /// A `.package(path:)` or `.package(url:)` dependency.
 public struct PackageDependency: Sendable, Hashable {
+    /// The `name:` of the legacy `.package(name:url:...)` and `.package(name:path:)`, which target dependencies use as
+    /// `package:`.
+    public var name: String? = nil
     /// The local path, as written.
     public var path: String?
     /// The remote URL, as written.
     public var url: String?
     /// Where the path or URL literal stands.
     public var location: ManifestLocation
-    /// A remote package's version requirement as written (`exact: 1.16.2`, `from: 1.0.0`, `revision: abc`,
-    /// `branch: main`), or nil when the manifest spells it in a way the static reader does not follow.
+    /// A remote package's version requirement (`exact: 1.16.2`, `from: 1.0.0`, `upToNextMinor: 1.2.0`,
+    /// `range: 1.0.0..<1.5.0`, `revision: abc`, `branch: main`), however the manifest spells it; nil when unknown.
     public var requirement: String? = nil
+
+    /// The requirement `lower..<upper` in the words of ``requirement``: `from:` or `upToNextMinor:` where the range is one.
+    static func requirement(lower: String, upper: String) -> String {
+        if let from = SemanticVersion(lower), let to = SemanticVersion(upper), to.prerelease.isEmpty, to.build == nil, to.patch == 0 {
+            if (to.major, to.minor) == (from.major + 1, 0) { return "from: \(lower)" }
+            if (to.major, to.minor) == (from.major, from.minor + 1) { return "upToNextMinor: \(lower)" }
+        }
+        return "range: \(lower)..<\(upper)"
+    }
 
     /// Whether the requirement names one version of the package's code (an exact version or a revision).
     public var isExact: Bool { requirement.map { $0.hasPrefix("exact: ") || $0.hasPrefix("revision: ") } ?? false }
@@ -65,6 +81,8 @@ public struct ProductDeclaration: Sendable, Hashable {
     public var isDynamicLibrary = false
     /// Whether it is an `.executable(...)`.
     public var isExecutable = false
+    /// Whether it is a `.plugin(...)`: a package plugin, no module to import.
+    public var isPlugin = false
 }
 
 /// A target declaration.

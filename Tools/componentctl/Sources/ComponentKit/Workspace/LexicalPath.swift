@@ -6,6 +6,14 @@ enum LexicalPath {
         "/" + (parts(of: (path.hasPrefix("/") ? "" : folder + "/") + path, aboveTop: .stay) ?? []).joined(separator: "/")
     }
 
+    /// The absolute `path` written relative to the absolute folder `folder` (`../core`), both resolved first.
+    static func relative(_ path: String, from folder: String) -> String {
+        let target = resolve(path).split(separator: "/"), base = resolve(folder).split(separator: "/")
+        let shared = zip(target, base).prefix { $0 == $1 }.count
+        let parts = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared).map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// What a `..` at the top does: stays there (as `/..` is `/`), or makes the path invalid.
     enum AboveTop { case stay, fail }
 

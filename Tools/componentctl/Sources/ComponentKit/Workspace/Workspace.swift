@@ -113,6 +113,8 @@ public struct Workspace: Sendable {
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
     public var document: YAMLNode
+    /// How the components' manifests are read: statically, or by SwiftPM where the static reader is unsure.
+    public var manifests = ManifestLoader(environment: ProcessInfo.processInfo.environment)
     // Look-ups by name and by interface run once per edge and per import: a scan each would make checks quadratic.
     private var indexes: (byName: [String: Int], byInterface: [String: Int])
 
