@@ -122,11 +122,13 @@ import TestSupport
         #expect(errors(scratch).contains { $0.contains("has the name of the workspace folder 'main'") })
     }
 
-    @Test func namesMustBeTheFolderInKebabCase() throws {
-        let scratch = try workspace(header + "  store:\n    path: Packages/Core/Storage\n    layer: core\n")
+    @Test func aComponentMayHaveAnyNameOfSafeCharacters() throws {
+        let chosen = try workspace(header + "  VPNiOS:\n    path: Packages/Core/Storage\n    layer: core\n")
+        #expect(errors(chosen).isEmpty)
+        let spaced = try workspace(header + "  \"vpn ios\":\n    path: Packages/Core/Storage\n    layer: core\n")
         #expect(
-            errors(scratch) == [
-                "components.yaml:3:3: error: component 'store' lives in folder 'Storage', so its name must be 'storage'. Fix: rename the key to 'storage' (a component's name is its folder's name in lower kebab case) [config]"
+            errors(spaced) == [
+                "components.yaml:3:3: error: component name 'vpn ios' has characters other than letters, digits, '-', '_' and '.', or does not start with a letter or digit. Fix: rename the key, for example to 'storage' [config]"
             ])
         #expect(kebabCase("UserInterface") == "user-interface")
         #expect(kebabCase("HTTPClient") == "http-client")

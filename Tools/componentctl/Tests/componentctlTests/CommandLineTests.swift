@@ -84,7 +84,7 @@ import TestSupport
         let root = scratch.root.path
         let baseline = scratch.root.appendingPathComponent("baseline.json").path
 
-        #expect(try ToolProcess.run(["check-layers", "--root", root, "--write-baseline", baseline]).status == 1)
+        #expect(try ToolProcess.run(["check-layers", "--root", root, "--write-baseline", baseline]).status == 0, "every finding is accepted now")
         // Lines moving does not matter: the fingerprint has no line number.
         try scratch.write(violation, "\n\n// moved\nimport Reader\n")
         let accepted = try ToolProcess.run(["check-layers", "--root", root, "--baseline", baseline])

@@ -1,23 +1,21 @@
+import Foundation
+
 /// check-layers: joins manifests, imports and the layer rules into findings.
 public struct LayerChecker: Sendable {
     /// Modules of the toolchain and the platform SDKs: importing them needs no declared dependency.
-    public static let systemModules: Set<String> = [
-        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
-        "CoreFoundation", "Dispatch", "Glibc", "Musl", "Bionic", "Android", "Darwin", "WinSDK", "ucrt", "CRT", "XCTest", "Testing",
-        "Synchronization", "_Concurrency", "_StringProcessing", "RegexBuilder", "Observation", "Distributed", "Cxx", "CxxStdlib",
-        "SwiftShims", "ObjectiveC", "os", "OSLog", "PackageDescription", "PackagePlugin", "UIKit", "AppKit", "SwiftUI", "Combine",
-        "CoreGraphics", "CoreData", "CoreLocation", "MapKit", "WebKit", "AVFoundation", "QuartzCore", "Security", "Network",
-        "CryptoKit", "UserNotifications", "SafariServices", "StoreKit",
-    ]
+    public static let systemModules = PlatformModules.all
 
     /// The analysis to check.
     public let analysis: WorkspaceAnalysis
     private let evaluator: LayerRulesEvaluator
+    /// The platform's modules and those components.yaml adds (`checks.system-modules`).
+    private let systemModules: Set<String>
 
     /// A checker over `analysis`.
     public init(analysis: WorkspaceAnalysis) {
         self.analysis = analysis
         evaluator = LayerRulesEvaluator(workspace: analysis.workspace)
+        systemModules = Self.systemModules.union(analysis.workspace.checks.systemModules)
     }
 
     /// Every finding, sorted by place.
@@ -37,7 +35,7 @@ public struct LayerChecker: Sendable {
         findings += InterfaceBehaviourCheck(analysis: analysis).findings()
         findings += RouteSchemeCheck(analysis: analysis).findings()
         findings += PluginRouteOverlapCheck(analysis: analysis).findings()
-        return findings.sorted()
+        return analysis.workspace.checks.judged(findings).sorted()
     }
 
     /// The rule the manifest edge `edge` breaks, if any.
@@ -55,12 +53,21 @@ public struct LayerChecker: Sendable {
                     path: package.manifestPath, line: edge.location.line, column: edge.location.column,
                     message: violation.message, fix: violation.fix, rule: violation.rule))
         }
+        let folder = analysis.workspace.folder(of: package.component)
         for unknown in package.unknownPaths {
+            let written = unknown.path ?? ""
+            let target = LexicalPath.resolve(written, from: LexicalPath.resolve(folder.path))
+            let exists = FileManager.default.fileExists(atPath: target + "/Package.swift")
             findings.append(
                 Diagnostic(
                     path: package.manifestPath, line: unknown.location.line, column: unknown.location.column,
-                    message: "'\(package.component.name)' depends on '\(unknown.path ?? "")', which is not a component in components.yaml",
-                    fix: "register that package in components.yaml, or depend on a registered component", rule: "unknown-dependency"))
+                    message: exists
+                        ? "'\(package.component.name)' depends on '\(written)', which is not a component in components.yaml"
+                        : "'\(package.component.name)' depends on '\(written)', where there is no package",
+                    fix: exists
+                        ? "register that package in components.yaml ('componentctl init' adds every package it finds), or depend on a registered component"
+                        : "correct the path, or check the package out there (a git submodule: 'git submodule update --init')",
+                    rule: "unknown-dependency"))
         }
         return findings
     }
@@ -75,7 +82,7 @@ public struct LayerChecker: Sendable {
             for file in target.files {
                 for declaration in file.imports {
                     let module = declaration.module
-                    if module == target.declaration.name || Self.systemModules.contains(module) { continue }
+                    if module == target.declaration.moduleName || systemModules.contains(module) { continue }
                     if let index = declared.firstIndex(where: { $0.1.modules.contains(module) }) {
                         used.insert(index)
                         continue
@@ -83,6 +90,12 @@ public struct LayerChecker: Sendable {
                     findings.append(implicitImport(declaration, in: file, target: target.declaration, package: package))
                 }
             }
+            for plugin in target.declaration.plugins {
+                if case .product(_, let packageName) = plugin.reference { usedPackages.insert(identity(ofPackageNamed: packageName, in: manifest)) }
+            }
+            // The imports of C, C++ and Objective-C files are not read, and a plugin runs its dependencies as tools: neither
+            // proves a dependency unused.
+            let importsAreKnown = !target.hasOtherSources && target.declaration.kind != .plugin
             for (index, (dependency, provided)) in declared.enumerated() {
                 if let identity = provided.packageIdentity { usedPackages.insert(identity) }
                 if let support = testSupportInProduction(target.declaration, provided) {
@@ -94,7 +107,7 @@ public struct LayerChecker: Sendable {
                                 + "give '\(target.declaration.name)' the real service through the service registry",
                             rule: "test-support-in-production"))
                 }
-                guard !used.contains(index), provided.isImportable else { continue }
+                guard importsAreKnown, !used.contains(index), provided.isImportable else { continue }
                 findings.append(
                     Diagnostic(
                         severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
@@ -162,15 +175,23 @@ public struct LayerChecker: Sendable {
     private func modules(providedBy dependency: TargetDependency, in manifest: PackageManifest, package: ComponentPackage) -> Provided {
         switch dependency.reference {
         case .target(let name):
-            return Provided(modules: [name], packageIdentity: nil, isImportable: manifest.target(named: name)?.isImportable ?? true)
+            return local(manifest.target(named: name), named: name)
         case .byName(let name):
-            if let local = manifest.target(named: name) {
-                return Provided(modules: [name], packageIdentity: nil, isImportable: local.isImportable)
-            }
-            return product(name, identity: name.lowercased(), package: package)
+            if let target = manifest.target(named: name) { return local(target, named: name) }
+            return product(name, identity: identity(ofPackageNamed: name, in: manifest), package: package)
         case .product(let name, let packageName):
-            return product(name, identity: packageName.lowercased(), package: package)
+            return product(name, identity: identity(ofPackageNamed: packageName, in: manifest), package: package)
         }
+    }
+
+    /// What a target of the package itself provides: its module, unless it is a tool or a plugin.
+    private func local(_ target: TargetDeclaration?, named name: String) -> Provided {
+        Provided(modules: [c99ModuleName(name)], packageIdentity: nil, isImportable: target.map { $0.isImportable && $0.kind != .executable } ?? true)
+    }
+
+    /// The identity of the package a target dependency calls `name`: a dependency's legacy `name:`, else the name itself.
+    private func identity(ofPackageNamed name: String, in manifest: PackageManifest) -> String {
+        manifest.dependencies.first { $0.name == name }?.identity ?? name.lowercased()
     }
 
     private func product(_ name: String, identity: String, package: ComponentPackage) -> Provided {
@@ -178,11 +199,13 @@ public struct LayerChecker: Sendable {
             analysis.workspace.component(named: edge.to)?.folderName.lowercased() == identity
         }.flatMap { analysis.packages[$0.to] }
         guard let component, let manifest = component.manifest else {
-            return Provided(modules: [name], packageIdentity: identity, isImportable: true)
+            return Provided(modules: [c99ModuleName(name)], packageIdentity: identity, isImportable: true)
         }
-        let targets = manifest.products.first { $0.name == name }?.targets ?? [name]
-        let importable = targets.filter { manifest.target(named: $0)?.isImportable ?? true }
-        return Provided(modules: Set(importable), packageIdentity: identity, isImportable: !importable.isEmpty)
+        guard let product = manifest.products.first(where: { $0.name == name }) else {
+            return Provided(modules: [c99ModuleName(name)], packageIdentity: identity, isImportable: true)
+        }
+        let importable = product.isExecutable || product.isPlugin ? [] : product.targets.filter { manifest.target(named: $0)?.isImportable ?? true }
+        return Provided(modules: Set(importable.map(c99ModuleName)), packageIdentity: identity, isImportable: !importable.isEmpty)
     }
 
     /// Two library sources declaring routes of one shape: the router would refuse the second at launch.

@@ -42,6 +42,8 @@ public struct LayerRulesEvaluator: Sendable {
         }
         guard toRank == fromRank, !rules.allow.contains(AllowedEdge(from: from.name, to: to.name)) else { return nil }
         switch rules.sameLayer[from.layer] ?? .allowList {
+        case .any:
+            return nil
         case .interfaces:
             guard to.kind != .interface else { return nil }
             return Violation(

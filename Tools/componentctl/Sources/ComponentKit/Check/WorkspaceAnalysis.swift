@@ -23,6 +23,8 @@ public struct TargetAnalysis: Sendable {
     public var declaration: TargetDeclaration
     /// Its Swift files.
     public var files: [SourceFile]
+    /// Whether it also compiles C, C++ or Objective-C files, whose imports are not read.
+    public var hasOtherSources = false
 }
 
 /// A manifest-level dependency of one component on another.
@@ -51,7 +53,7 @@ public struct ComponentPackage: Sendable {
     public var targets: [TargetAnalysis]
 
     /// The modules the component defines (its importable targets).
-    public var modules: [String] { targets.filter(\.declaration.isImportable).map(\.declaration.name) }
+    public var modules: [String] { targets.filter(\.declaration.isImportable).map(\.declaration.moduleName) }
 }
 
 /// Everything check-layers, why and graph need, read once.
@@ -113,7 +115,7 @@ public struct WorkspaceAnalysis: Sendable {
         var package = ComponentPackage(component: component, manifestPath: manifestPath, manifest: nil, edges: [], unknownPaths: [], targets: [])
         let manifest: PackageManifest
         do {
-            manifest = try workspace.manifests.load(packageIn: folder)
+            manifest = try workspace.manifests.load(packageIn: folder).locatingSources(in: folder)
         } catch {
             let location = (error as? ManifestError)?.location ?? ManifestLocation(line: 1, column: 1)
             let diagnostic = Diagnostic(
@@ -135,22 +137,34 @@ public struct WorkspaceAnalysis: Sendable {
             }
         }
         package.targets = manifest.targets.map { declaration in
-            TargetAnalysis(
-                declaration: declaration,
-                files: readSources
-                    ? sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports, kind: component.kind) : [])
+            guard readSources else { return TargetAnalysis(declaration: declaration, files: []) }
+            return sources(of: declaration, in: folder, relativeTo: component.path, scanImports: scanImports, kind: component.kind)
         }
         return (package, nil)
     }
 
+    /// The C-family source extensions SwiftPM compiles.
+    private static let otherSourceExtensions: Set<String> = ["c", "m", "mm", "cc", "cpp", "cxx", "c++", "s", "S"]
+
+    /// The target's sources as SwiftPM compiles them: below its folder, only its `sources:` when it names them, never its
+    /// `exclude:`.
     private static func sources(
         of target: TargetDeclaration, in folder: URL, relativeTo prefix: String, scanImports: Bool, kind: ComponentKind
-    ) -> [SourceFile] {
+    ) -> TargetAnalysis {
         let root = folder.appendingPathComponent(target.sourceFolder)
-        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        var files: [SourceFile] = []
+        var analysis = TargetAnalysis(declaration: target, files: [])
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return analysis }
+        let included = target.sources.map { $0.map(trimmedFolder) }
+        let excluded = target.exclude.map(trimmedFolder)
+        func contains(_ folders: [String], _ relative: String) -> Bool { folders.contains { relative == $0 || relative.hasPrefix($0 + "/") } }
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift") else { continue }
+            if contains(excluded, relative) || included.map({ !contains($0, relative) && !$0.contains { $0.hasPrefix(relative + "/") } }) == true {
+                enumerator.skipDescendants()
+                continue
+            }
+            let fileExtension = (relative as NSString).pathExtension
+            if otherSourceExtensions.contains(fileExtension) { analysis.hasOtherSources = true }
+            guard fileExtension == "swift" else { continue }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
             var file = SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])
@@ -162,8 +176,14 @@ public struct WorkspaceAnalysis: Sendable {
                 case .implementation: file.appModules = facts.modules
                 }
             }
-            files.append(file)
+            analysis.files.append(file)
         }
-        return files.sorted { $0.path < $1.path }
+        analysis.files.sort { $0.path < $1.path }
+        return analysis
+    }
+
+    /// `path` without `./` and trailing slashes, as `sources:` and `exclude:` entries may be written.
+    private static func trimmedFolder(_ path: String) -> String {
+        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 }

@@ -2,25 +2,6 @@
 struct SARIFLog {
     let diagnostics: [Diagnostic]
 
-    static let ruleDescriptions: [String: String] = [
-        "layer-order": "A component depends on a component of a higher layer.",
-        "implementation-to-implementation": "A component depends on an implementation of its own layer where only interfaces are allowed.",
-        "unlisted-same-layer": "A same-layer dependency that components.yaml does not allow.",
-        "same-layer-forbidden": "A dependency between components of a layer that allows none.",
-        "interface-purity": "An interface package depends on an implementation.",
-        "cycle": "Components depend on each other in a cycle.",
-        "implicit-import": "A source file imports a module its target does not declare.",
-        "redundant-dependency": "A declared dependency that nothing imports.",
-        "unknown-dependency": "A package dependency that is not a registered component.",
-        "unreadable-manifest": "A Package.swift SwiftPM cannot evaluate.",
-        "route-collision": "Two components declare routes of one URL shape.",
-        "degrade-rule-unmatched": "A degrade rule of a shipped table names no route of the components the table serves.",
-        "degrade-table": "A shipped degrade table that is no degrade table, or a rule pattern the router would refuse.",
-        "shell-implementation": "The shell every app runs in imports a business implementation.",
-        "interface-behaviour": "An interface package holds behaviour instead of declarations only.",
-        "route-scheme": "A component's route uses a scheme other than the workspace's.",
-    ]
-
     private struct Log: Encodable {
         var version = "2.1.0"
         var schema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -75,8 +56,8 @@ struct SARIFLog {
     }
 
     func render() throws -> String {
-        let ruleIDs = Array(Set(diagnostics.map(\.rule)).union(Self.ruleDescriptions.keys)).sorted()
-        let rules = ruleIDs.map { Rule(id: $0, shortDescription: Message(text: Self.ruleDescriptions[$0] ?? $0)) }
+        let ruleIDs = Array(Set(diagnostics.map(\.rule)).union(RuleCatalog.descriptions.keys)).sorted()
+        let rules = ruleIDs.map { Rule(id: $0, shortDescription: Message(text: RuleCatalog.descriptions[$0] ?? $0)) }
         let results = diagnostics.map { diagnostic in
             Result(
                 ruleId: diagnostic.rule, ruleIndex: ruleIDs.firstIndex(of: diagnostic.rule) ?? 0,

@@ -30,12 +30,17 @@ public enum CheckLayersService {
         if let url = options.writeBaseline {
             try Baseline(accepting: findings).save(url)
             messages.append("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(url.path)")
+            // Every finding is accepted now: the check that wrote the baseline passes, as the next one will.
+            findings = []
         }
         var staleProblems: [String] = []
-        if let url = options.baseline {
+        let declared = workspace.checks.baseline.map { workspace.root.appendingPathComponent($0) }
+        if let url = options.writeBaseline == nil ? options.baseline ?? declared : nil {
             let baseline = try Baseline.load(url)
-            let (new, stale) = baseline.apply(to: findings)
+            let (new, matched) = baseline.apply(to: findings)
             findings = new
+            // A rule turned off reports nothing, so its entries match nothing: they wait for the rule to come back.
+            let stale = matched.filter { workspace.checks.severity[$0.rule] != .off }
             if options.updateBaseline {
                 if !stale.isEmpty {
                     try baseline.removing(stale).save(url)

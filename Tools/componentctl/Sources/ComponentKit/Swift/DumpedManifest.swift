@@ -15,6 +15,7 @@ enum DumpedManifest {
         }
         var manifest = PackageManifest(name: root["name"] as? String, dependencies: dependencies, products: products, targets: targets)
         manifest.isEvaluatedBySwiftPM = true
+        manifest.toolsVersion = PackageManifest.toolsVersion(in: bytes)
         return manifest
     }
 
@@ -22,20 +23,34 @@ enum DumpedManifest {
     struct Places {
         private var first: [String: ManifestLocation] = [:]
         private var all: [(text: String, location: ManifestLocation)] = []
+        /// Where each target's `name:` literal stands (`.target(name: "X"`), by name.
+        private var targetNames: [String: ManifestLocation] = [:]
 
         init(_ bytes: [UInt8]) {
             bytes.withUnsafeBufferPointer { buffer in
                 var lexer = SwiftLexer(buffer)
+                var recent: [String] = []
                 while let token = lexer.next() {
+                    defer { recent = Array((recent + [lexer.text(token.range)]).suffix(4)) }
                     guard case .string(interpolated: false) = token.kind, let text = lexer.stringValue(token) else { continue }
                     let location = ManifestLocation(line: token.line, column: lexer.column(of: token))
                     all.append((text, location))
                     if first[text] == nil { first[text] = location }
+                    // `.target(name: "X"`: the word before `(`, then `name`, `:`.
+                    if recent.count == 4, recent[1] == "(", recent[2] == "name", recent[3] == ":", TargetDeclaration.Kind(rawValue: recent[0]) != nil,
+                        targetNames[text] == nil
+                    {
+                        targetNames[text] = location
+                    }
                 }
             }
         }
 
-        /// The first literal `text`, else the first after `start` that ends with `suffix`, else `start`, else the top.
+        /// Where the target `name` is declared, else the first literal `name`.
+        func target(_ name: String) -> ManifestLocation { targetNames[name] ?? of(name) }
+
+        /// The first literal `text` after `start`, else the first anywhere, else the first that ends with `suffix`, else
+        /// `start`, else the top.
         func of(_ text: String, after start: ManifestLocation? = nil, endingWith suffix: String? = nil) -> ManifestLocation {
             let later = start.map { start in all.filter { ($0.location.line, $0.location.column) >= (start.line, start.column) } } ?? all
             return later.first { $0.text == text }?.location ?? first[text]
@@ -98,7 +113,7 @@ enum DumpedManifest {
 
     private static func target(_ object: [String: Any], places: Places) -> TargetDeclaration? {
         guard let name = object["name"] as? String, let typeName = object["type"] as? String, let kind = kinds[typeName] else { return nil }
-        let location = places.of(name)
+        let location = places.target(name)
         let dependencies = (object["dependencies"] as? [[String: Any]] ?? []).compactMap { entry -> TargetDependency? in
             if let fields = entry["byName"] as? [Any], let name = fields.first as? String {
                 return TargetDependency(reference: .byName(name), location: places.of(name, after: location))
@@ -112,6 +127,14 @@ enum DumpedManifest {
             }
             return nil
         }
-        return TargetDeclaration(name: name, kind: kind, path: object["path"] as? String, dependencies: dependencies, location: location)
+        var target = TargetDeclaration(name: name, kind: kind, path: object["path"] as? String, dependencies: dependencies, location: location)
+        target.sources = object["sources"] as? [String]
+        target.exclude = object["exclude"] as? [String] ?? []
+        target.plugins = (object["pluginUsages"] as? [[String: Any]] ?? []).compactMap { usage in
+            guard let fields = usage["plugin"] as? [Any], let name = fields.first as? String else { return nil }
+            let package = fields.count > 1 ? fields[1] as? String : nil
+            return TargetDependency(reference: package.map { .product(name, package: $0) } ?? .target(name), location: places.of(name, after: location))
+        }
+        return target
     }
 }

@@ -30,6 +30,7 @@ public enum ManifestReader {
             ($0.line, $0.column) < ($1.line, $1.column)
         }
         manifest.surroundings = ManifestStatements.surroundings(of: tokens)
+        manifest.toolsVersion = PackageManifest.toolsVersion(in: bytes)
         return manifest
     }
 
@@ -409,8 +410,29 @@ public enum ManifestReader {
             }
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             let dependencies = elements(value.argument("dependencies"), at: location).compactMap(targetDependency)
-            return TargetDeclaration(
+            var target = TargetDeclaration(
                 name: name, kind: kind, path: literal(value.argument("path"), at: location), dependencies: dependencies, location: location)
+            if let sources = value.argument("sources") {
+                target.sources = elements(sources, at: location).compactMap { literal($0, at: location) }
+            }
+            target.exclude = elements(value.argument("exclude"), at: location).compactMap { literal($0, at: location) }
+            target.plugins = elements(value.argument("plugins"), at: location).compactMap(pluginUsage)
+            return target
+        }
+
+        /// `"Name"` (a plugin of this package) or `.plugin(name:package:)`.
+        private func pluginUsage(_ value: Value) -> TargetDependency? {
+            switch resolved(value) {
+            case .string(let name, let location):
+                return TargetDependency(reference: .target(name), location: location)
+            case .call("plugin", _, let location):
+                guard let name = literal(resolved(value).argument("name"), at: location) else { return nil }
+                guard let package = resolved(value).argument("package") else { return TargetDependency(reference: .target(name), location: location) }
+                return literal(package, at: location).map { TargetDependency(reference: .product(name, package: $0), location: location) }
+            default:
+                unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
+                return nil
+            }
         }
 
         private func targetDependency(_ value: Value) -> TargetDependency? {

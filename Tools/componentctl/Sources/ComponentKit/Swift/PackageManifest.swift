@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What componentctl needs of a `Package.swift`: read statically, or as SwiftPM evaluated it.
 public struct PackageManifest: Sendable {
     /// The `name:` of `Package(...)`, if written as a literal.
@@ -15,9 +17,39 @@ public struct PackageManifest: Sendable {
     public var surroundings = ManifestSurroundings.environment([])
     /// Whether the value is SwiftPM's own evaluation (`swift package dump-package`) rather than the static reader's.
     public var isEvaluatedBySwiftPM = false
+    /// The `// swift-tools-version:` the manifest declares (`[5, 9, 0]`); `[0, 0, 0]` when it declares none.
+    public var toolsVersion = [0, 0, 0]
 
     /// The target called `name`, if any.
     public func target(named name: String) -> TargetDeclaration? { targets.first { $0.name == name } }
+
+    /// The tools version in the first line of `bytes` (`// swift-tools-version: 5.9`), as SwiftPM reads it.
+    static func toolsVersion(in bytes: [UInt8]) -> [Int] {
+        let firstLine = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard let range = firstLine.range(of: "swift-tools-version:") else { return [0, 0, 0] }
+        let word = firstLine[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+        return Array((word.split(separator: ".").compactMap { Int($0) } + [0, 0, 0]).prefix(3))
+    }
+
+    /// This manifest with each target's source folder found as SwiftPM finds it in the package folder `folder`: its `path:`,
+    /// else `<predefined>/<name>`, else (tools 5.9 and later) the predefined folder itself when the target is the only one of
+    /// its kind without a `path:`.
+    public func locatingSources(in folder: URL) -> PackageManifest {
+        var copy = self
+        for index in copy.targets.indices where copy.targets[index].path == nil {
+            let target = copy.targets[index]
+            let candidates =
+                target.kind == .test
+                ? ["Tests", "Sources", "Source", "src", "srcs"] : target.kind == .plugin ? ["Plugins"] : ["Sources", "Source", "src", "srcs"]
+            let predefined = candidates.first { FileStatus.isFolder(folder.appendingPathComponent($0)) } ?? candidates[0]
+            let own = predefined + "/" + target.name
+            let sameKind = targets.filter { $0.path == nil && ($0.kind == .test) == (target.kind == .test) && ($0.kind == .plugin) == (target.kind == .plugin) }
+            let wholeFolder =
+                !FileStatus.isFolder(folder.appendingPathComponent(own)) && sameKind.count == 1 && toolsVersion.lexicographicallyPrecedes([5, 9, 0]) == false
+            copy.targets[index].locatedFolder = wholeFolder ? predefined : own
+        }
+        return copy
+    }
 }
 
 /// A position in a manifest.
@@ -85,6 +117,15 @@ public struct ProductDeclaration: Sendable, Hashable {
     public var isPlugin = false
 }
 
+/// The module name the compiler gives a target: its name with every character that cannot be in a C99 identifier made
+/// `_`, and a `_` before a leading digit (`SyncUI-macOS` -> `SyncUI_macOS`), as SwiftPM's `c99name` does.
+public func c99ModuleName(_ name: String) -> String {
+    var result = String(
+        name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") ? Character($0) : "_" })
+    if let first = result.first, first.isNumber { result = "_" + result }
+    return result
+}
+
 /// A target declaration.
 public struct TargetDeclaration: Sendable, Hashable {
     /// Which kind of target.
@@ -103,14 +144,26 @@ public struct TargetDeclaration: Sendable, Hashable {
     public var dependencies: [TargetDependency]
     /// Where its declaration starts.
     public var location: ManifestLocation
+    /// Its `sources:`, relative to its folder, when it names them.
+    public var sources: [String]? = nil
+    /// Its `exclude:`, relative to its folder.
+    public var exclude: [String] = []
+    /// The plugins it uses (`plugins: [.plugin(name:package:)]`).
+    public var plugins: [TargetDependency] = []
+    /// Its source folder as SwiftPM finds it on disk (``PackageManifest/locatingSources(in:)``).
+    public var locatedFolder: String? = nil
 
     /// The folder its sources live in, relative to the package.
     public var sourceFolder: String {
-        path ?? (kind == .test ? "Tests/\(name)" : kind == .plugin ? "Plugins/\(name)" : "Sources/\(name)")
+        path ?? locatedFolder ?? (kind == .test ? "Tests/\(name)" : kind == .plugin ? "Plugins/\(name)" : "Sources/\(name)")
     }
 
-    /// Whether the target makes an importable module.
-    public var isImportable: Bool { kind != .test && kind != .plugin && kind != .binary }
+    /// The module name the compiler gives it.
+    public var moduleName: String { c99ModuleName(name) }
+
+    /// Whether the target makes a module another target imports (a macro's module is the compiler's, reached through
+    /// `#externalMacro`).
+    public var isImportable: Bool { kind != .test && kind != .plugin && kind != .binary && kind != .macro }
 }
 
 /// One entry of a target's `dependencies:`.

@@ -45,6 +45,42 @@ public enum SameLayerPolicy: String, Sendable, Codable {
     case allowList = "allow-list"
     /// Never (foundation).
     case never
+    /// On any component of the layer (cycles are still refused): for code that grew without layers, until it is split.
+    case any
+}
+
+/// How check-layers judges findings: components.yaml's `checks:`.
+public struct CheckSettings: Sendable {
+    /// What a rule's findings are.
+    public enum Level: String, Sendable {
+        /// Findings fail the check.
+        case error
+        /// Findings are shown and pass.
+        case warning
+        /// Findings are not reported.
+        case off
+    }
+
+    /// The level of each rule named (`checks.severity`); the others keep their own.
+    public var severity: [String: Level] = [:]
+    /// The baseline check-layers applies without `--baseline` (`checks.baseline`), relative to the root.
+    public var baseline: String?
+    /// Modules the team's platform provides besides the toolchain's and the SDKs' (`checks.system-modules`).
+    public var systemModules: Set<String> = []
+
+    /// `findings` at the levels components.yaml gives their rules, without those turned off.
+    public func judged(_ findings: [Diagnostic]) -> [Diagnostic] {
+        findings.compactMap { finding in
+            switch severity[finding.rule] {
+            case nil: return finding
+            case .off: return nil
+            case .error?, .warning?:
+                var judged = finding
+                judged.severity = severity[finding.rule] == .error ? .error : .warning
+                return judged
+            }
+        }
+    }
 }
 
 /// An explicit same-layer exception from `rules.allow`, such as `core/session -> core/storage`.
@@ -113,6 +149,8 @@ public struct Workspace: Sendable {
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
     public var document: YAMLNode
+    /// How check-layers judges findings (`checks:`).
+    public var checks = CheckSettings()
     /// How the components' manifests are read: statically, or by SwiftPM where the static reader is unsure.
     public var manifests = ManifestLoader(environment: ProcessInfo.processInfo.environment)
     // Look-ups by name and by interface run once per edge and per import: a scan each would make checks quadratic.
@@ -203,7 +241,7 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .notFound(let start):
-            "No components.yaml in '\(start)' or any folder above it. Run componentctl inside a workspace, or pass --root DIR."
+            "No components.yaml in '\(start)' or any folder above it. Run componentctl inside a workspace or pass --root DIR; to start one in this repository, run 'componentctl init'."
         case .unknownComponent(let name, let suggestion):
             "Unknown component '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "") + " See 'componentctl list'."
         case .invalid(let diagnostics):

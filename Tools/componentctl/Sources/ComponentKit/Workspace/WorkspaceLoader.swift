@@ -68,7 +68,7 @@ struct SchemaReader {
     var layers: [String] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
-        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated"]) else {
+        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated", "checks"]) else {
             return nil
         }
         var name = root.lastPathComponent
@@ -112,7 +112,7 @@ struct SchemaReader {
                 for (key, value) in policyMap.entries {
                     guard let text = string(value, "rules.same-layer.\(key)") else { continue }
                     guard let policy = SameLayerPolicy(rawValue: text) else {
-                        error(at: value.start, "unknown same-layer policy '\(text)'", fix: "use interfaces, allow-list or never")
+                        error(at: value.start, "unknown same-layer policy '\(text)'", fix: "use interfaces, allow-list, any or never")
                         continue
                     }
                     rules.sameLayer[key] = policy
@@ -146,7 +146,33 @@ struct SchemaReader {
                 workspace.generated[path] = from
             }
         }
+        if let node = top["checks"] { workspace.checks = readChecks(node) }
         return workspace
+    }
+
+    /// `checks:`: a severity per rule, the baseline check-layers applies, and modules the team's platform provides.
+    private mutating func readChecks(_ node: YAMLNode) -> CheckSettings {
+        var settings = CheckSettings()
+        guard !node.isNull, let map = mapping(node, "checks", keys: ["severity", "baseline", "system-modules"]) else { return settings }
+        if let severities = map["severity"].flatMap({ mapping($0, "checks.severity", keys: nil) }) {
+            for (rule, value) in severities.scalarEntries {
+                guard RuleCatalog.descriptions[rule.value] != nil else {
+                    let hint = Suggestion.closest(to: rule.value, in: Array(RuleCatalog.descriptions.keys)).map { "did you mean '\($0)'?" }
+                    error(
+                        at: rule.start, "checks.severity names '\(rule.value)', which is no rule", fix: hint ?? "use a rule id check-layers prints in brackets")
+                    continue
+                }
+                guard let text = string(value, "checks.severity.\(rule.value)") else { continue }
+                guard let level = CheckSettings.Level(rawValue: text) else {
+                    error(at: value.start, "unknown severity '\(text)' for rule '\(rule.value)'", fix: "use error, warning or off")
+                    continue
+                }
+                settings.severity[rule.value] = level
+            }
+        }
+        settings.baseline = map["baseline"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "checks.baseline", mustExist: false)?.first }
+        settings.systemModules = Set(map["system-modules"].flatMap { stringList($0, "checks.system-modules") } ?? [])
+        return settings
     }
 
     private mutating func readComponent(_ key: YAMLScalar, _ node: YAMLNode, layers: [String]) -> Component? {
@@ -189,17 +215,23 @@ struct SchemaReader {
                     fix: kind == .plugin ? "write 'runtime: true' to ship the plugin apart from the App" : "remove 'runtime:', or make it 'kind: plugin'")
             }
         }
-        // A path that is wrong is the problem to report; the name that would fit it is no fix.
-        let folderFound = !checksFolders || checkFolder(path, of: name, at: pathNode.start)
-        let expected = kebabCase((path as NSString).lastPathComponent)
-        if name != expected, folderFound {
+        if checksFolders { checkFolder(path, of: name, at: pathNode.start) }
+        // A name goes on command lines, into CI job names and file names: any the team chooses, of characters safe there.
+        if !Self.isComponentName(name) {
+            let suggestion = kebabCase((path as NSString).lastPathComponent).filter { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
             error(
-                at: key.start, "component '\(name)' lives in folder '\((path as NSString).lastPathComponent)', so its name must be '\(expected)'",
-                fix: "rename the key to '\(expected)' (a component's name is its folder's name in lower kebab case)")
+                at: key.start, "component name '\(name)' has characters other than letters, digits, '-', '_' and '.', or does not start with a letter or digit",
+                fix: Self.isComponentName(suggestion) ? "rename the key, for example to '\(suggestion)'" : "rename the key")
         }
         return Component(
             name: name, path: path, layer: layer, kind: kind, interface: interface, extends: extends, isRuntime: isRuntime, version: version, pin: pin,
             location: key.start)
+    }
+
+    /// Whether `name` may name a component: ASCII letters, digits, `-`, `_` and `.`, starting with a letter or digit.
+    static func isComponentName(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLetter || first.isNumber else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     /// Whether the folder at `path` exists (a missing Package.swift aside); reports what is wrong with it.

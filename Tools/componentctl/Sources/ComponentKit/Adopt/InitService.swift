@@ -1,0 +1,207 @@
+public import Foundation
+import Synchronization
+
+/// `componentctl init`: makes a repository that holds SwiftPM packages a workspace (components.yaml and a baseline of
+/// today's findings, so `check-layers` passes at once), or adds the packages that appeared since to one that is.
+public enum InitService {
+    /// What the command was asked to do.
+    public struct Options: Sendable {
+        /// Print the proposal; write nothing.
+        public var dryRun = false
+        /// Put every component in one layer instead of proposing layers from the graph.
+        public var oneLayer = false
+
+        /// Creates options.
+        public init(dryRun: Bool = false, oneLayer: Bool = false) {
+            self.dryRun = dryRun
+            self.oneLayer = oneLayer
+        }
+    }
+
+    /// The baseline file `init` writes, relative to the root.
+    public static let baselineFile = "componentctl-baseline.json"
+
+    /// Runs `init` in the folder `root`, reading manifests with `manifests`.
+    public static func run(root: URL, options: Options, manifests: ManifestLoader) throws -> CommandResult {
+        guard FileStatus.isFolder(root) else {
+            throw ToolError("'\(root.path)' is no folder: run 'componentctl init' in the repository's top folder, or pass --root DIR.", status: .usage)
+        }
+        let repository = try? GitRepository(containing: root)
+        let found = PackageDiscovery.packages(in: root, repository: repository)
+        let packages = read(found, in: root, manifests: manifests)
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent(WorkspaceLoader.fileName).path) {
+            return try adopt(packages, root: root, options: options)
+        }
+        return try start(packages, root: root, options: options)
+    }
+
+    /// A package found, with its manifest when SwiftPM could read it.
+    struct FoundPackage {
+        var path: String
+        var manifest: PackageManifest?
+        var problem: String?
+        /// The packages it depends on by path, as paths relative to the root.
+        var dependencies: Set<String> = []
+    }
+
+    private static func read(_ paths: [String], in root: URL, manifests: ManifestLoader) -> [FoundPackage] {
+        let results = Mutex<[String: FoundPackage]>([:])
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let path = paths[index]
+            var package = FoundPackage(path: path)
+            do {
+                let manifest = try manifests.load(packageIn: root.appendingPathComponent(path))
+                package.manifest = manifest
+                let base = LexicalPath.resolve(root.path)
+                for dependency in manifest.dependencies {
+                    guard let written = dependency.path else { continue }
+                    let target = LexicalPath.resolve(written, from: base + "/" + path)
+                    if target.hasPrefix(base + "/") { package.dependencies.insert(String(target.dropFirst(base.count + 1))) }
+                }
+            } catch {
+                package.problem = ToolError.describe(error)
+            }
+            results.withLock { $0[path] = package }
+        }
+        let collected = results.withLock { $0 }
+        return paths.compactMap { collected[$0] }
+    }
+
+    // MARK: A new workspace
+
+    private static func start(_ packages: [FoundPackage], root: URL, options: Options) throws -> CommandResult {
+        var notes: [String] = []
+        let named = names(for: packages, root: root, notes: &notes)
+        let byPath = Dictionary(named.map { ($0.package.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var edges: [String: Set<String>] = [:]
+        for (name, package) in named.map({ ($0.name, $0.package) }) {
+            edges[name] = Set(package.dependencies.compactMap { byPath[$0] }).subtracting([name])
+        }
+        let proposal = LayerProposal(components: named.map(\.name), edges: edges, oneLayer: options.oneLayer)
+        let yaml = InitYAML.render(
+            root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile)
+        let workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
+        let findings = LayerChecker(analysis: WorkspaceAnalysis.analyze(workspace)).findings()
+        let summary = Self.summary(of: findings, components: named.count, proposal: proposal)
+        if options.dryRun {
+            return CommandResult(output: yaml + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined())
+        }
+        try Baseline(accepting: findings).save(root.appendingPathComponent(baselineFile))
+        try AtomicFile.write(Data(yaml.utf8), to: root.appendingPathComponent(WorkspaceLoader.fileName))
+        return CommandResult(
+            output: "wrote \(WorkspaceLoader.fileName) and \(baselineFile)\n" + summary
+                + "next: 'componentctl check-layers' passes now and fails on what is new; edit components.yaml's layers as you see them\n",
+            errors: notes.map { "note: \($0)\n" }.joined())
+    }
+
+    /// A component name for each package: its SwiftPM name, made of the characters a name may hold, unique, and never
+    /// the one SwiftPM refuses (a folder named like the root's or like another's, which SwiftPM would take for one package).
+    private static func names(for packages: [FoundPackage], root: URL, notes: inout [String]) -> [(name: String, package: FoundPackage)] {
+        var named: [(name: String, package: FoundPackage)] = []
+        var taken = Set<String>()
+        var folders: [String: String] = [:]
+        for package in packages {
+            let folder = (package.path as NSString).lastPathComponent
+            if let other = folders[folder.lowercased()] {
+                notes.append("'\(package.path)' is left out: its folder has the name of '\(other)', and SwiftPM identifies a package by its folder name")
+                continue
+            }
+            if folder.lowercased() == root.lastPathComponent.lowercased() {
+                notes.append("'\(package.path)' is left out: its folder has the name of the repository's folder, the root package's identity")
+                continue
+            }
+            folders[folder.lowercased()] = package.path
+            let wanted = safeName(package.manifest?.name ?? folder)
+            var name = wanted
+            var counter = 2
+            while taken.contains(name.lowercased()) {
+                name = "\(wanted)-\(counter)"
+                counter += 1
+            }
+            taken.insert(name.lowercased())
+            named.append((name, package))
+            if let problem = package.problem { notes.append("SwiftPM cannot read '\(package.path)/Package.swift' (\(problem)); it is in the baseline") }
+        }
+        return named
+    }
+
+    /// `name` with every character a component name may not hold made a `-`.
+    static func safeName(_ name: String) -> String {
+        let mapped = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "-" })
+        let trimmed = mapped.drop { !($0.isLetter || $0.isNumber) }
+        return trimmed.isEmpty ? "component" : String(trimmed)
+    }
+
+    private static func summary(of findings: [Diagnostic], components: Int, proposal: LayerProposal) -> String {
+        var counts: [String: Int] = [:]
+        for finding in findings { counts[finding.rule, default: 0] += 1 }
+        let perLayer = proposal.order.map { layer in "\(layer) \(proposal.layers.values.filter { $0 == layer }.count)" }.joined(separator: ", ")
+        var text = "\(components) component\(components == 1 ? "" : "s") (\(perLayer)); \(findings.count) finding\(findings.count == 1 ? "" : "s") today"
+        text += counts.isEmpty ? "\n" : ":\n" + counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "  \($0.key): \($0.value)\n" }.joined()
+        return text
+    }
+
+    // MARK: An adopted workspace
+
+    private static func adopt(_ packages: [FoundPackage], root: URL, options: Options) throws -> CommandResult {
+        // A component whose package vanished is said, not refused: loading checks no folder.
+        let workspace = try WorkspaceLoader.load(
+            bytes: Array(try Data(contentsOf: root.appendingPathComponent(WorkspaceLoader.fileName))), root: root, checkingFolders: false)
+        let known = Set(workspace.components.map(\.path))
+        var notes: [String] = []
+        for component in workspace.components
+        where !FileManager.default.fileExists(atPath: workspace.folder(of: component).appendingPathComponent("Package.swift").path) {
+            notes.append(
+                "'\(component.name)' (\(component.path)) has no package any more: remove it with 'componentctl remove \(component.name)' or edit components.yaml"
+            )
+        }
+        let fresh = packages.filter { !known.contains($0.path) }
+        guard !fresh.isEmpty else {
+            return CommandResult(output: "no new packages\n", errors: notes.map { "note: \($0)\n" }.joined())
+        }
+        let takenNames = Set(workspace.components.map { $0.name.lowercased() })
+        var named = names(for: fresh, root: root, notes: &notes).map { entry -> (name: String, package: FoundPackage) in
+            var name = entry.name
+            var counter = 2
+            while takenNames.contains(name.lowercased()) {
+                name = "\(entry.name)-\(counter)"
+                counter += 1
+            }
+            return (name, entry.package)
+        }
+        named.removeAll { entry in
+            workspace.components.contains { $0.folderName.lowercased() == (entry.package.path as NSString).lastPathComponent.lowercased() }
+        }
+        let byPath = Dictionary(workspace.components.map { ($0.path, $0.name) } + named.map { ($0.package.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let dependedOn = Set((packages.flatMap(\.dependencies)).compactMap { byPath[$0] })
+        let layers = workspace.rules.layers
+        let entries = named.map { entry -> (name: String, path: String, layer: String) in
+            let dependsOnNone = entry.package.dependencies.compactMap { byPath[$0] }.isEmpty
+            let layer = dependsOnNone ? layers[layers.count - 1] : dependedOn.contains(entry.name) && layers.count > 2 ? layers[1] : layers[0]
+            return (entry.name, entry.package.path, layer)
+        }
+        var bytes = workspace.fileBytes
+        let insertion = InitYAML.endOfComponents(in: workspace)
+        let text = InitYAML.entries(entries, note: "added by 'componentctl init'")
+        bytes.insert(contentsOf: Array(text.utf8), at: insertion)
+        let updated = try WorkspaceLoader.load(bytes: bytes, root: root, checkingFolders: false)
+        let newFolders = entries.map { $0.path + "/" }
+        let newFindings = LayerChecker(analysis: WorkspaceAnalysis.analyze(updated)).findings().filter { finding in
+            newFolders.contains { finding.path.hasPrefix($0) }
+        }
+        let summary = "\(entries.count) new component\(entries.count == 1 ? "" : "s"): \(entries.map { "\($0.name) (\($0.layer))" }.joined(separator: ", "))\n"
+        if options.dryRun { return CommandResult(output: text + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined()) }
+        if let baselinePath = updated.checks.baseline, !newFindings.isEmpty {
+            let url = root.appendingPathComponent(baselinePath)
+            let current = (try? Baseline.load(url)) ?? Baseline(accepting: [])
+            var merged = current
+            merged.findings = (current.findings + Baseline(accepting: newFindings).findings).sorted {
+                "\($0.rule)|\($0.path)|\($0.message)" < "\($1.rule)|\($1.path)|\($1.message)"
+            }
+            try merged.save(url)
+        }
+        try AtomicFile.write(Data(bytes), to: root.appendingPathComponent(WorkspaceLoader.fileName))
+        let accepted = updated.checks.baseline == nil || newFindings.isEmpty ? "" : "; their \(newFindings.count) findings are in the baseline"
+        return CommandResult(output: summary.dropLast() + accepted + "\n", errors: notes.map { "note: \($0)\n" }.joined())
+    }
+}

@@ -1,0 +1,176 @@
+import ComponentKit
+import Foundation
+import Testing
+import TestSupport
+
+/// `componentctl init` on a repository written here the way teams write theirs (no components.yaml, packages where the
+/// team put them, manifests with helpers, SDK imports), through the binary.
+@Suite struct InitCommandTests {
+    /// A repository of five packages: `Apps/Feed` and `Apps/Profile` (features), `Shared/Networking` and `Shared/Cache-Kit`
+    /// (the cache uses networking), `Base/Models`; one manifest builds a product name with a helper, one target's
+    /// sources sit directly in `Sources/`, one target's name has a `-`; a package inside `.build` and one in an ignored
+    /// folder are no components.
+    static func teamRepository() throws -> Scratch {
+        let scratch = try Scratch(named: "team-app")
+        try scratch.write(".gitignore", ".build/\nGenerated/\n")
+        try manifest(scratch, "Base/Models", name: "Models", targets: #".target(name: "Models")"#)
+        try scratch.write("Base/Models/Sources/Models/Item.swift", "import Foundation\npublic struct Item {}\n")
+        try manifest(
+            scratch, "Shared/Networking", name: "Networking", dependencies: [#".package(path: "../../Base/Models")"#],
+            targets: #".target(name: "Networking", dependencies: ["Models"])"#)
+        // The only target, with its sources directly in Sources/: SwiftPM (tools 5.9+) takes the whole folder.
+        try scratch.write("Shared/Networking/Sources/Client.swift", "import Models\nimport Network\npublic struct Client {}\n")
+        try manifest(
+            scratch, "Shared/Cache-Kit", name: "CacheKit", dependencies: [#".package(path: "../Networking")"#],
+            targets: #".target(name: "Cache-Kit", dependencies: [.product(name: "Networking", package: "Networking")])"#)
+        try scratch.write("Shared/Cache-Kit/Sources/Cache-Kit/Cache.swift", "import Networking\npublic struct Cache {}\n")
+        try scratch.write(
+            "Apps/Feed/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            func shared(_ module: String) -> Target.Dependency { .product(name: module, package: module) }
+            let package = Package(
+                name: "Feed",
+                dependencies: [.package(path: "../../Shared/Cache-Kit"), .package(path: "../../Base/Models")],
+                targets: [.target(name: "Feed", dependencies: [.product(name: "CacheKit", package: "Cache-Kit"), shared("Models")])]
+            )
+            """)
+        try scratch.write("Apps/Feed/Sources/Feed/Feed.swift", "import Cache_Kit\nimport Models\nimport SwiftUI\nimport NetworkExtension\n")
+        try manifest(
+            scratch, "Apps/Profile", name: "Profile", dependencies: [#".package(path: "../../Base/Models")"#],
+            targets: #".target(name: "Profile", dependencies: ["Models"])"#)
+        try scratch.write("Apps/Profile/Sources/Profile/Profile.swift", "import Models\nimport Networking\n")
+        try scratch.package(".build/checkouts/Vendored", name: "Vendored")
+        try scratch.package("Generated/Made", name: "Made")
+        try scratch.commitAsNewRepository()
+        return scratch
+    }
+
+    private static func manifest(_ scratch: Scratch, _ path: String, name: String, dependencies: [String] = [], targets: String) throws {
+        try scratch.write(
+            path + "/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "\(name)",
+                products: [.library(name: "\(name)", targets: [\(targets.components(separatedBy: "name: \"")[1].split(separator: "\"")[0].debugDescription)])],
+                dependencies: [\(dependencies.joined(separator: ", "))],
+                targets: [\(targets)]
+            )
+            """)
+    }
+
+    private func tool(_ scratch: Scratch, _ arguments: [String]) throws -> ToolProcess.Result {
+        try ToolProcess.run(arguments, in: scratch.root)
+    }
+
+    @Test func initMakesARepositoryAWorkspaceWhoseCheckPassesAtOnce() throws {
+        let scratch = try Self.teamRepository()
+        let proposal = try tool(scratch, ["init", "--dry-run"])
+        #expect(proposal.status == 0, "\(proposal.error)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path), "a dry run writes nothing")
+        #expect(proposal.output.contains("layers: [business, core, foundation]"), "\(proposal.output)")
+
+        let written = try tool(scratch, ["init"])
+        #expect(written.status == 0, "\(written.error)")
+        let workspace = try scratch.load()
+        #expect(Set(workspace.components.map(\.path)) == ["Apps/Feed", "Apps/Profile", "Shared/Cache-Kit", "Shared/Networking", "Base/Models"])
+        #expect(workspace.component(named: "Feed")?.layer == "business")
+        #expect(workspace.component(named: "CacheKit")?.layer == "core")
+        #expect(workspace.component(named: "Networking")?.layer == "core")
+        #expect(workspace.component(named: "Models")?.layer == "foundation")
+        #expect(workspace.rules.allow.contains(AllowedEdge(from: "CacheKit", to: "Networking")), "today's core -> core edge is allowed")
+
+        let checked = try tool(scratch, ["check-layers"])
+        #expect(checked.status == 0, "\(checked.output)")
+        // What was wrong on the day (Profile imports Networking without declaring it) waits in the baseline.
+        let baseline = try scratch.read("componentctl-baseline.json")
+        #expect(baseline.contains("'Profile' imports Networking"), "\(baseline)")
+        #expect(
+            !baseline.contains("NetworkExtension") && !baseline.contains("SwiftUI") && !baseline.contains("imports Network,"), "SDK imports are no findings")
+        #expect(!baseline.contains("Cache_Kit") && !baseline.contains("Client.swift"), "mangled modules and sources in Sources/ are read as the compiler does")
+        #expect(!baseline.contains("Feed/Package.swift"), "the manifest SwiftPM evaluated has its dependencies")
+    }
+
+    @Test func eachFindingProvokedAfterInitIsTrue() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init"]).status == 0)
+        // A feature importing another feature.
+        try scratch.write("Apps/Feed/Sources/Feed/Profiles.swift", "import Profile\n")
+        let feature = try tool(scratch, ["check-layers"])
+        #expect(feature.status == 1)
+        #expect(feature.output.contains("Apps/Feed/Sources/Feed/Profiles.swift:1:8: error: 'Feed' imports Profile"), "\(feature.output)")
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Apps/Feed/Sources/Feed/Profiles.swift"))
+        // An SDK import.
+        try scratch.write("Apps/Feed/Sources/Feed/Tips.swift", "import TipKit\nimport FoundationModels\nimport AuthenticationServices\n")
+        #expect(try tool(scratch, ["check-layers"]).status == 0)
+        // An unused dependency.
+        try scratch.replace(in: "Apps/Profile/Sources/Profile/Profile.swift", "import Models\n", with: "")
+        let unused = try tool(scratch, ["check-layers"])
+        #expect(unused.output.contains("target 'Profile' declares dependency 'Models' but never imports it"), "\(unused.output)")
+    }
+
+    @Test func initAgainAddsNewPackagesKeepsWhatTheTeamEditedAndNamesVanishedOnes() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init"]).status == 0)
+        try scratch.replace(in: "components.yaml", "  Profile:\n", with: "  # the team's own note\n  Profile:\n")
+        try Self.manifest(
+            scratch, "Apps/Search", name: "Search", dependencies: [#".package(path: "../../Base/Models")"#],
+            targets: #".target(name: "Search", dependencies: ["Models"])"#)
+        try scratch.write("Apps/Search/Sources/Search/Search.swift", "import Models\nimport Networking\n")
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Shared/Cache-Kit/Package.swift"))
+        let again = try tool(scratch, ["init"])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.output.contains("1 new component: Search (business)"), "\(again.output)")
+        #expect(again.error.contains("'CacheKit' (Shared/Cache-Kit) has no package any more"), "\(again.error)")
+        let yaml = try scratch.read("components.yaml")
+        #expect(yaml.contains("  # the team's own note\n  Profile:\n"))
+        #expect(yaml.contains("  Search:\n    path: Apps/Search\n    layer: business\n"), "\(yaml)")
+        #expect(try scratch.read("componentctl-baseline.json").contains("'Search' imports Networking"), "the new package's findings join the baseline")
+    }
+
+    @Test func oneLayerPutsEveryComponentInOneLayerThatAllowsAnyEdge() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init", "--one-layer"]).status == 0)
+        let workspace = try scratch.load()
+        #expect(workspace.rules.layers == ["components"])
+        #expect(workspace.rules.sameLayer["components"] == .any)
+        #expect(try tool(scratch, ["check-layers"]).status == 0)
+    }
+
+    @Test func withoutAComponentsFileTheErrorPointsAtInit() throws {
+        let scratch = try Scratch(named: "bare")
+        let result = try tool(scratch, ["check-layers"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("run 'componentctl init'"), "\(result.error)")
+    }
+
+    @Test func severitiesPhaseARuleInAndAnUnknownRuleIsNamed() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init"]).status == 0)
+        try scratch.write("Apps/Feed/Sources/Feed/Profiles.swift", "import Networking\n")
+        #expect(try tool(scratch, ["check-layers"]).status == 1)
+        try scratch.replace(in: "components.yaml", "  # severity:", with: "  severity:\n    implicit-import: warning\n  # old severity:")
+        let warned = try tool(scratch, ["check-layers"])
+        #expect(warned.status == 0, "\(warned.output)")
+        #expect(warned.output.contains("warning: 'Feed' imports Networking"), "\(warned.output)")
+        try scratch.replace(in: "components.yaml", "implicit-import: warning", with: "implicit-import: off")
+        let off = try tool(scratch, ["check-layers"])
+        #expect(off.status == 0 && !off.output.contains("imports Networking"), "\(off.output)")
+        try scratch.replace(in: "components.yaml", "implicit-import: off", with: "implicit-imports: off")
+        let unknown = try tool(scratch, ["check-layers"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("checks.severity names 'implicit-imports', which is no rule. Fix: did you mean 'implicit-import'?"), "\(unknown.error)")
+    }
+
+    @Test func aTeamsOwnSystemModuleIsNoFinding() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init"]).status == 0)
+        try scratch.write("Apps/Feed/Sources/Feed/Vendor.swift", "import CompanySDK\n")
+        #expect(try tool(scratch, ["check-layers"]).status == 1)
+        try scratch.replace(in: "components.yaml", "  # system-modules: []", with: "  system-modules: [CompanySDK]")
+        #expect(try tool(scratch, ["check-layers"]).status == 0)
+    }
+}
