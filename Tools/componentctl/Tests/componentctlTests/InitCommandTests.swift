@@ -173,4 +173,24 @@ import TestSupport
         try scratch.replace(in: "components.yaml", "  # system-modules: []", with: "  system-modules: [CompanySDK]")
         #expect(try tool(scratch, ["check-layers"]).status == 0)
     }
+
+    @Test func newFollowsTheRepositorysLayoutPlatformsAndNamesAndNeedsNothingOfTheSample() throws {
+        let scratch = try Self.teamRepository()
+        // Each right after `name:`, where SwiftPM wants it.
+        for (feature, next) in [("Apps/Feed", "    dependencies:"), ("Apps/Profile", "    products:")] {
+            try scratch.replace(in: feature + "/Package.swift", "// swift-tools-version: 6.0", with: "// swift-tools-version: 6.1")
+            try scratch.replace(in: feature + "/Package.swift", next, with: "    platforms: [\n        .iOS(.v17), .macOS(.v14),\n    ],\n" + next)
+        }
+        #expect(try tool(scratch, ["init"]).status == 0)
+        try scratch.commitAll("adopted")
+        let created = try tool(scratch, ["new", "Bookmarks", "--layer", "business"])
+        #expect(created.status == 0, "\(created.error)")
+        let manifest = try scratch.read("Apps/Bookmarks/Package.swift")
+        #expect(manifest.hasPrefix("// swift-tools-version: 6.1\n"), "\(manifest)")
+        #expect(manifest.contains("    platforms: [.iOS(.v17), .macOS(.v14)],\n"), "\(manifest)")
+        #expect(FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("Apps/BookmarksInterface/Package.swift").path))
+        let workspace = try scratch.load()
+        #expect(workspace.component(named: "Bookmarks")?.interface == "BookmarksInterface", "named like the repository names its components")
+        #expect(try tool(scratch, ["check-layers"]).status == 0)
+    }
 }

@@ -46,6 +46,7 @@ enum InitYAML {
             components:
 
             """
+        if components.isEmpty { text += "  # none yet: 'componentctl new NAME --layer LAYER' makes one, 'componentctl init' adds packages you make\n" }
         for layer in proposal.order {
             let members = components.filter { proposal.layers[$0.name] == layer }
             guard !members.isEmpty else { continue }

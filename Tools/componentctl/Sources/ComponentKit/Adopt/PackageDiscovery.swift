@@ -41,6 +41,11 @@ struct LayerProposal {
 
     /// The proposal for components with `edges` (component -> the components it depends on); one layer when `oneLayer`.
     init(components: [String], edges: [String: Set<String>], oneLayer: Bool) {
+        if components.isEmpty, !oneLayer {
+            layers = [:]
+            order = [Self.top, Self.middle, Self.bottom]
+            return
+        }
         guard !oneLayer, edges.values.contains(where: { !$0.isEmpty }) else {
             layers = Dictionary(uniqueKeysWithValues: components.map { ($0, "components") })
             order = ["components"]

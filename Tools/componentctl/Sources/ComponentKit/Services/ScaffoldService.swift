@@ -46,28 +46,28 @@ public enum ScaffoldService {
         }
         let withInterface = wantsInterface || isTop
         let implementation = Package(
-            name: kebabCase(name), folder: folder(for: layer, kind: .implementation, name: name, in: workspace), layer: layer,
-            kind: .implementation, interface: withInterface ? kebabCase(name + "Interface") : nil, files: [:])
+            name: componentName(name, in: workspace), folder: folder(for: layer, kind: .implementation, name: name, in: workspace), layer: layer,
+            kind: .implementation, interface: withInterface ? componentName(name + "Interface", in: workspace) : nil, files: [:])
         var packages = [implementation]
         if withInterface {
             packages.append(
                 Package(
-                    name: kebabCase(name + "Interface"), folder: folder(for: layer, kind: .interface, name: name + "Interface", in: workspace),
+                    name: componentName(name + "Interface", in: workspace),
+                    folder: folder(for: layer, kind: .interface, name: name + "Interface", in: workspace),
                     layer: layer, kind: .interface, interface: nil, files: [:]))
         }
         try refuseCollisions(packages, workspace: workspace)
+        // A feature in the house style opens routes and screens; a repository without the template's router gets plain packages.
+        let router = workspace.component(named: "router")
+        let screens = workspace.component(named: "screen-kit")
+        let isFeature = isTop && router != nil && screens != nil
         let suffixes =
-            isTop
+            isFeature
             ? ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"]
             : withInterface ? ["", "Tests", "Interface", "InterfaceTests"] : ["", "Tests"]
         try refuseModuleClashes(suffixes.map { name + $0 }, workspace: workspace)
-        let router = workspace.component(named: "router")
-        let screens = workspace.component(named: "screen-kit")
-        if isTop, router == nil || screens == nil {
-            throw ToolError("A \(layer) component needs the 'router' and 'screen-kit' components, which this workspace does not have.", status: .usage)
-        }
-        let templates = Templates(name: name, scheme: workspace.scheme)
-        if isTop, let router, let screens {
+        let templates = Templates(name: name, scheme: workspace.scheme, style: style(of: workspace, layer: layer))
+        if isFeature, let router, let screens {
             let interfaceFolder = packages[1].folder
             packages[0].files = templates.business(
                 router: relative(router.path, from: packages[0].folder), screens: relative(screens.path, from: packages[0].folder),
@@ -104,19 +104,35 @@ public enum ScaffoldService {
             staged.routes[package.name] = package.files.filter { $0.key.hasPrefix("Sources/") && $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }
                 .flatMap { file in Array(file.value.utf8).withUnsafeBufferPointer { ImportScanner.scan($0).routes.map(\.pattern) } }
         }
-        if isTop {
+        if isFeature {
             staged.modules[implementation.name] = [
                 PluginCatalog.Module(
                     component: implementation.name, typeName: "\(name)Module", module: name,
                     file: "\(implementation.folder)/Sources/\(name)/\(name)Module.swift", line: 1, column: 1)
             ]
         }
-        if isTop { transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)])) }
+        if isFeature { transaction.write("Package.swift", try wiringManifest(workspace, packages: [(packages[0].folder, name)])) }
         try AppWiring.update(&transaction, yaml: yaml, root: workspace.root, adding: staged)
         let wired = apps.isEmpty ? "" : " It is in the app\(apps.count == 1 ? "" : "s") \(apps.joined(separator: ", ")) (their wiring is regenerated)."
         try transaction.commit(repository: nil, faultPoint: faultPoint)
         let created = packages.map { "\($0.name) at \($0.folder)" }.joined(separator: " and ")
         return CommandResult(output: "Created \(created).\(wired) Try: swift test --package-path \(packages[0].folder)\n")
+    }
+
+    /// The component name for the package `name`: itself where most components are named like their folders (a repository
+    /// `init` adopted), else its kebab case (the template's style).
+    static func componentName(_ name: String, in workspace: Workspace) -> String {
+        let likeFolders = workspace.components.filter { $0.name == $0.folderName }.count
+        return likeFolders * 2 > workspace.components.count ? name : kebabCase(name)
+    }
+
+    /// The manifest style of the components of `layer` (of all, when the layer has none).
+    private static func style(of workspace: Workspace, layer: String) -> ManifestStyle {
+        let peers = workspace.components.filter { $0.layer == layer }
+        let manifests = (peers.isEmpty ? workspace.components : peers).compactMap { component in
+            FileManager.default.contents(atPath: workspace.folder(of: component).appendingPathComponent("Package.swift").path).map { Array($0) }
+        }
+        return ManifestStyle(of: manifests)
     }
 
     static func checkName(_ name: String) throws {
@@ -127,7 +143,10 @@ public enum ScaffoldService {
 
     /// Where components of `layer` and `kind` live: the folder most of them share, else `Packages/<Layer>`.
     static func folder(for layer: String, kind: ComponentKind, name: String, in workspace: Workspace) -> String {
-        let parents = workspace.components.filter { $0.layer == layer && $0.kind == kind }.map { ($0.path as NSString).deletingLastPathComponent }
+        // Beside its own kind in its layer, else beside its layer (a repository with no interfaces yet keeps them together).
+        let sameKind = workspace.components.filter { $0.layer == layer && $0.kind == kind }
+        let peers = sameKind.isEmpty && kind != .plugin ? workspace.components.filter { $0.layer == layer } : sameKind
+        let parents = peers.map { ($0.path as NSString).deletingLastPathComponent }
         let counts = Dictionary(parents.map { ($0, 1) }, uniquingKeysWith: +)
         let parent =
             counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key

@@ -2,6 +2,8 @@
 struct Templates {
     let name: String
     let scheme: String
+    /// The tools version and `platforms:` the repository's own manifests use, which a plain package follows.
+    var style = ManifestStyle()
 
     private var host: String { name.lowercased() }
     private var component: String { kebabCase(name) }
@@ -218,11 +220,11 @@ struct Templates {
     func plain(layer: String) -> [String: String] {
         [
             "Package.swift": """
-            // swift-tools-version: 6.0
+            // swift-tools-version: \(style.toolsVersion)
             import PackageDescription
 
             let package = Package(
-                name: "\(name)",
+                name: "\(name)",\(style.platforms.map { "\n    \($0)," } ?? "")
                 products: [.library(name: "\(name)", targets: ["\(name)"])],
                 targets: [
                     .target(name: "\(name)"),
@@ -269,8 +271,54 @@ struct Templates {
     }
 
     func plainInterface(layer: String) -> [String: String] {
-        var files = Templates(name: name + "Interface", scheme: scheme).plain(layer: layer)
+        var files = Templates(name: name + "Interface", scheme: scheme, style: style).plain(layer: layer)
         files["README.md"] = "# \(name)Interface (\(layer) interface)\n\n**Responsibility:** the declarations others may use of \(name).\n"
         return files
+    }
+}
+
+/// How a repository writes its manifests: what a new plain package copies so it builds where its siblings do.
+struct ManifestStyle {
+    /// The `swift-tools-version` most manifests declare.
+    var toolsVersion = "6.0"
+    /// The `platforms: [...]` most manifests declare, on one line; nil when most declare none.
+    var platforms: String?
+
+    /// The style most of `manifests` (their texts) share.
+    init(of manifests: [[UInt8]] = []) {
+        func mostCommon(_ values: [String?]) -> String? {
+            let counts = Dictionary(values.map { ($0 ?? "", 1) }, uniquingKeysWith: +)
+            return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { $0.key.isEmpty ? nil : $0.key }
+        }
+        let versions = manifests.map { PackageManifest.toolsVersion(in: $0) }.filter { $0 != [0, 0, 0] }
+        if let version = mostCommon(versions.map { "\($0[0]).\($0[1])" + ($0[2] == 0 ? "" : ".\($0[2])") }) { toolsVersion = version }
+        platforms = mostCommon(manifests.map(Self.platforms))
+    }
+
+    /// The manifest's `platforms: [...]`, whitespace made single spaces.
+    static func platforms(in bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer -> String? in
+            var lexer = SwiftLexer(buffer)
+            var tokens: [SwiftToken] = []
+            while let token = lexer.next() { tokens.append(token) }
+            guard
+                let start = tokens.indices.first(where: { index in
+                    index + 2 < tokens.count && lexer.text(tokens[index].range) == "platforms" && lexer.text(tokens[index + 1].range) == ":"
+                        && lexer.text(tokens[index + 2].range) == "["
+                })
+            else { return nil }
+            var depth = 0
+            for index in (start + 2)..<tokens.count {
+                let text = lexer.text(tokens[index].range)
+                if text == "[" || text == "(" { depth += 1 }
+                if text == "]" || text == ")" { depth -= 1 }
+                if depth == 0 {
+                    let raw = String(decoding: buffer[tokens[start].range.lowerBound..<tokens[index].range.upperBound], as: UTF8.self)
+                    return raw.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: "[ ", with: "[")
+                        .replacingOccurrences(of: ", ]", with: "]").replacingOccurrences(of: ",]", with: "]")
+                }
+            }
+            return nil
+        }
     }
 }

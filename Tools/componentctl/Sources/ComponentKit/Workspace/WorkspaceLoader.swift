@@ -120,7 +120,7 @@ struct SchemaReader {
             }
         }
         guard let componentsNode = top["components"] ?? missing("components", at: document.start, example: "components:\n  user:\n    path: ..."),
-            let componentMap = mapping(componentsNode, "components", keys: nil)
+            let componentMap = componentsNode.isNull ? Map(entries: [], scalarEntries: []) : mapping(componentsNode, "components", keys: nil)
         else { return nil }
         var components: [Component] = []
         for (key, value) in componentMap.scalarEntries {
