@@ -37,6 +37,7 @@ test: setup
 
 bench: setup
 	$(TOOL_PACKAGE)/bench/check-layers.sh
+	$(TOOL_PACKAGE)/bench/init.sh
 	$(TOOL_PACKAGE)/bench/scale.sh
 	$(TOOL_PACKAGE)/bench/pin.sh
 	$(TOOL_PACKAGE)/bench/affected.sh

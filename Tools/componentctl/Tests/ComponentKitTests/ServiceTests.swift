@@ -18,6 +18,12 @@ import TestSupport
         #expect(try plan(BuildSelection()).integrated)
         // Dependencies first, so that a shared scratch folder reuses what their own builds compiled.
         #expect(try plan(BuildSelection(all: true)).jobs.map(\.name) == ["base", "feature"])
+        // A component without test targets is built: `swift test` would refuse it ("no tests found").
+        #expect(
+            try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments) == [["build", "--package-path", "Packages/Foundation/Base", "-c", "debug"]])
+        try scratch.replace(
+            in: "Packages/Foundation/Base/Package.swift", "targets: [.target(name: \"Base\")]",
+            with: "targets: [.target(name: \"Base\"), .testTarget(name: \"BaseTests\", dependencies: [\"Base\"])]")
         // XCTest runs only for a component whose tests use it (else it just prints "Executed 0 tests").
         #expect(
             try plan(BuildSelection(components: ["base"])).jobs.map(\.arguments)

@@ -106,6 +106,24 @@ struct CIWorkflowTests {
         #expect(failing.output.contains("component (reader) failed; the end of its log:"))
     }
 
+    @Test func theWorkflowOfAWorkspaceWithoutTheToolsSourcesRunsTheInstalledTool() throws {
+        let scratch = try Scratch.fixtureRepository()
+        #expect(try tool(scratch, ["ci", "github"]).status == 0)
+        try scratch.commitAll("the workflow")
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/More.swift", "public let more = 1\n")
+        try scratch.commitAll("a change to shelf")
+        let folder = try ToolProcess.binary().deletingLastPathComponent().path
+        let withTool = try ToolProcess.run(
+            ["ci", "local", "--base", "HEAD~1", "--root", scratch.root.path],
+            environment: ["PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
+        #expect(withTool.status == 0, "\(withTool.output)\(withTool.error)")
+        #expect(withTool.output.contains("   - Check that the image has componentctl: ok"), "\(withTool.output)")
+        #expect(withTool.output.contains("ci local: 3 jobs passed, 0 failed, 0 skipped"), "\(withTool.output)")
+        let without = try ToolProcess.run(["ci", "local", "--base", "HEAD~1", "--root", scratch.root.path], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(without.status != 0)
+        #expect(without.output.contains("Check that the image has componentctl: FAILED"), "\(without.output)\(without.error)")
+    }
+
     @Test func anActionOrExpressionTheRunnerDoesNotKnowStopsTheRunWithWhatItIs() throws {
         let scratch = try Scratch.fixtureRepository()
         let workflow = ".github/workflows/other.yml"

@@ -193,4 +193,19 @@ import TestSupport
         #expect(workspace.component(named: "Bookmarks")?.interface == "BookmarksInterface", "named like the repository names its components")
         #expect(try tool(scratch, ["check-layers"]).status == 0)
     }
+
+    @Test func ciGithubWritesAWorkflowThatUsesTheInstalledToolWhereNoneIsVendored() throws {
+        let scratch = try Self.teamRepository()
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let written = try tool(scratch, ["ci", "github"])
+        #expect(written.status == 0, "\(written.error)")
+        let workflow = try scratch.read(".github/workflows/components.yml")
+        #expect(workflow.contains("  command -v componentctl ||"), "the image's componentctl, checked first")
+        #expect(workflow.contains("run: componentctl affected --base \"$BASE\" --format github-matrix") || workflow.contains("matrix=$(componentctl affected"))
+        #expect(!workflow.contains("Tools/componentctl") && !workflow.contains("upload-artifact"), "nothing to build or pass between jobs")
+        #expect(workflow.contains("run: if [ -x scripts/setup.sh ]; then scripts/setup.sh; fi"))
+        let lint = try scratch.run("/usr/bin/env", ["actionlint", scratch.root.appendingPathComponent(".github/workflows/components.yml").path])
+        #expect(lint.isEmpty, "actionlint: \(lint)")
+        #expect(try tool(scratch, ["sync", "--check"]).status == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import ComponentKit
 import Foundation
 import Testing
 import TestSupport
@@ -65,5 +66,14 @@ import TestSupport
                 #expect(all.contains(String(written)), "\(readme): '\(command)' documents \(written), which the tool does not take")
             }
         }
+    }
+
+    @Test func theAdoptingGuidesComponentsFileIsOneComponentctlReads() throws {
+        let text = try String(contentsOf: Scratch.sampleRoot.appendingPathComponent("docs/adopting.md"), encoding: .utf8)
+        let block = try #require(text.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let workspace = try WorkspaceLoader.load(bytes: Array(block.utf8), root: Scratch.sampleRoot, checkingFolders: false)
+        #expect(workspace.checks.severity["implicit-import"] == .warning)
+        #expect(workspace.checks.systemModules == ["CompanySDK"])
+        #expect(workspace.rules.sameLayer["core"] == .any)
     }
 }

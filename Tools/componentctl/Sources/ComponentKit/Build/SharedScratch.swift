@@ -209,8 +209,25 @@ struct SharedScratch {
         // A swift that outlived a killed componentctl still holds SwiftPM's own lock; its files must settle first.
         try ScratchLock.waitForRelease(of: swiftPMLock, waiting: note)
         if let hiding = try? String(contentsOf: hidingRecord, encoding: .utf8) { restoreModules(into: URL(fileURLWithPath: hiding)) }
+        try forgetBuildsMadeElsewhere()
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("componentctl-trash"))
         return lock
+    }
+
+    /// Empties the folder of what was built at another path: a copy restored from a CI cache into another checkout holds
+    /// a Clang module cache the compiler refuses there ("compiled with module cache path ..."), and compiled files whose
+    /// dependency records name the old paths, which the `.d` check would not recognize. Checkouts do not depend on the
+    /// path, so they stay.
+    private func forgetBuildsMadeElsewhere() throws {
+        let record = folder.appendingPathComponent("componentctl-location")
+        let here = Self.realPath(folder)
+        if (try? String(contentsOf: record, encoding: .utf8)) == here { return }
+        let pathFree: Set<String> = [
+            "componentctl-checkouts", "checkouts", "repositories", "workspace-state.json", "componentctl.lock", "componentctl-location",
+            "componentctl-trash", "componentctl-hidden",
+        ]
+        for name in Self.names(in: folder) where !pathFree.contains(name) { try discardFolder(folder.appendingPathComponent(name)) }
+        try AtomicFile.write(Data(here.utf8), to: record)
     }
 
     /// Removes the compiled files of each module of `plan` whose last compile loaded a module `plan` lacks, so

@@ -4,7 +4,6 @@ import Foundation
 public enum CIService {
     /// Writes the GitHub Actions workflow (its generated jobs only, when it exists); with `check`, exit 1 when stale.
     public static func github(_ workspace: Workspace, check: Bool) throws -> CommandResult {
-        try GitHubWorkflow.checkToolPackage(workspace)
         let url = workspace.root.appendingPathComponent(GitHubWorkflow.path)
         let current = try stale(workspace)
         guard let regenerated = current.regenerated else { return CommandResult(output: "\(GitHubWorkflow.path) is up to date.\n") }

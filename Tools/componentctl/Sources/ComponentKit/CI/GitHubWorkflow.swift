@@ -17,8 +17,30 @@ public enum GitHubWorkflow {
     static let end = "  # END componentctl: jobs"
     static let block = GeneratedBlock(begin: begin, end: end)
 
+    /// Where the jobs get componentctl.
+    enum Tool {
+        /// Built from the workspace's own copy of its sources (the tool's package and those it depends on by path).
+        case vendored(folders: [String])
+        /// Installed in the job's container image (`workspace.ci-image`), on its `PATH`.
+        case installed
+
+        var command: String {
+            switch self {
+            case .vendored: "\(GitHubWorkflow.toolPackage)/.build/debug/componentctl"
+            case .installed: "componentctl"
+            }
+        }
+    }
+
+    /// How the workspace's jobs get componentctl: built from `Tools/componentctl` where the workspace holds it, else from
+    /// the container image.
+    static func tool(of workspace: Workspace) throws -> Tool {
+        guard FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("\(toolPackage)/Package.swift").path) else { return .installed }
+        return .vendored(folders: try StepService.packageFolders([toolPackage], root: workspace.root, manifests: workspace.manifests).sorted())
+    }
+
     /// The whole file, for a workspace that has none yet.
-    static func file(_ workspace: Workspace, toolFolders: [String]) -> String {
+    static func file(_ workspace: Workspace, tool: Tool) -> String {
         """
         # Tests what a change touched, one job a component, with each result cached under the component's key.
         # The jobs between the componentctl markers are generated from components.yaml: 'componentctl ci github'
@@ -40,25 +62,29 @@ public enum GitHubWorkflow {
 
         jobs:
         \(begin)
-        \(jobs(workspace, toolFolders: toolFolders))\(end)
+        \(jobs(workspace, tool: tool))\(end)
 
         """
     }
 
-    /// The generated jobs, each line ending in a newline; `toolFolders` are the tool's package and the
-    /// packages it depends on by path (their git trees key its build).
-    static func jobs(_ workspace: Workspace, toolFolders: [String]) -> String {
+    /// The generated jobs, each line ending in a newline.
+    static func jobs(_ workspace: Workspace, tool componentctl: Tool) -> String {
         let image = workspace.ciImage
-        let tool = "\(toolPackage)/.build/debug/componentctl"
+        let tool = componentctl.command
         let apps = workspace.apps.isEmpty ? "--integrated" : workspace.apps.map { "--app \($0.name)" }.joined(separator: " ")
+        let install =
+            switch componentctl {
+            case .vendored: "run: scripts/setup.sh"
+            case .installed: "run: if [ -x scripts/setup.sh ]; then scripts/setup.sh; fi"
+            }
         let setup = """
                   - uses: actions/checkout@v5
                     with:
                       fetch-depth: 0
                   - name: Install the system packages
-                    run: scripts/setup.sh
+                    \(install)
             """
-        let fetchTool = """
+        var fetchTool = """
                   - uses: actions/download-artifact@v7
                     with:
                       name: componentctl
@@ -66,6 +92,40 @@ public enum GitHubWorkflow {
                   - name: Make componentctl executable
                     run: chmod +x \(tool)
             """
+        var getTool = ""
+        var shareTool = ""
+        switch componentctl {
+        case .vendored(let toolFolders):
+            getTool = """
+                      - name: Key componentctl by its sources
+                        id: tool-key
+                        run: echo "key=$(git rev-parse \(toolFolders.map { "HEAD:\($0)" }.joined(separator: " ")) | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
+                      - uses: actions/cache@v5
+                        id: tool
+                        with:
+                          path: \(tool)
+                          key: componentctl-tool-\(image)-${{ steps.tool-key.outputs.key }}
+                      - name: Build componentctl
+                        if: steps.tool.outputs.cache-hit != 'true'
+                        run: swift build --package-path \(toolPackage) --product componentctl
+
+                """
+            shareTool = """
+                      - uses: actions/upload-artifact@v6
+                        with:
+                          name: componentctl
+                          path: \(tool)
+
+                """
+        case .installed:
+            getTool = """
+                      - name: Check that the image has componentctl
+                        run: |
+                          command -v componentctl || { echo "::error::componentctl is not on the PATH of \(image): install it in the image ('make install' of componentctl), or name one that has it in components.yaml's workspace.ci-image"; exit 1; }
+
+                """
+            fetchTool = ""
+        }
         // Without apps the integrated job is keyed by every component's key.
         let hashApps = workspace.apps.isEmpty ? "hash" : "hash \(apps)"
         return """
@@ -78,18 +138,7 @@ public enum GitHubWorkflow {
                   matrix: ${{ steps.affected.outputs.matrix }}
                 steps:
             \(setup)
-                  - name: Key componentctl by its sources
-                    id: tool-key
-                    run: echo "key=$(git rev-parse \(toolFolders.map { "HEAD:\($0)" }.joined(separator: " ")) | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
-                  - uses: actions/cache@v5
-                    id: tool
-                    with:
-                      path: \(tool)
-                      key: componentctl-tool-\(image)-${{ steps.tool-key.outputs.key }}
-                  - name: Build componentctl
-                    if: steps.tool.outputs.cache-hit != 'true'
-                    run: swift build --package-path \(toolPackage) --product componentctl
-                  - name: List the affected components
+            \(getTool)      - name: List the affected components
                     id: affected
                     env:
                       BASE: ${{ github.event.pull_request.base.sha || github.event.before }}
@@ -100,11 +149,7 @@ public enum GitHubWorkflow {
                         matrix=$(\(tool) affected --all --format github-matrix)
                       fi
                       echo "matrix=$matrix" >> "$GITHUB_OUTPUT"
-                  - uses: actions/upload-artifact@v6
-                    with:
-                      name: componentctl
-                      path: \(tool)
-              # Each affected component alone, in its own package; a key that already passed is not run again.
+            \(shareTool)  # Each affected component alone, in its own package; a key that already passed is not run again.
               component:
                 name: ${{ matrix.name }}
                 needs: affected
@@ -116,8 +161,7 @@ public enum GitHubWorkflow {
                   matrix: ${{ fromJSON(needs.affected.outputs.matrix) }}
                 steps:
             \(setup)
-            \(fetchTool)
-                  - name: Compute its key
+            \(fetchTool.isEmpty ? "" : fetchTool + "\n")      - name: Compute its key
                     id: key
                     run: echo "key=$(\(tool) hash ${{ matrix.name }} --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
                   - uses: actions/cache@v5
@@ -143,8 +187,7 @@ public enum GitHubWorkflow {
                 container: \(image)
                 steps:
             \(setup)
-            \(fetchTool)
-                  - name: Check the layering
+            \(fetchTool.isEmpty ? "" : fetchTool + "\n")      - name: Check the layering
                     run: \(tool) check-layers --format github
                   - name: Check that the generated files and pins are up to date
                     run: \(tool) sync --check
@@ -164,8 +207,8 @@ public enum GitHubWorkflow {
     /// The workflow's text as it should be: `current` with its generated jobs rewritten, or a new file.
     /// Throws when `current` lost its markers (the team's file is never overwritten whole).
     static func regenerated(_ current: String?, workspace: Workspace) throws -> String {
-        let toolFolders = try StepService.packageFolders([toolPackage], root: workspace.root, manifests: workspace.manifests).sorted()
-        guard let current else { return file(workspace, toolFolders: toolFolders) }
+        let tool = try tool(of: workspace)
+        guard let current else { return file(workspace, tool: tool) }
         for marker in [begin, end] where current.components(separatedBy: marker).count > 2 {
             throw ToolError(
                 "\(path) has '\(marker.trimmingCharacters(in: .whitespaces))' more than once, so componentctl does not know which lines are "
@@ -174,7 +217,7 @@ public enum GitHubWorkflow {
         }
         // A file written with CRLF line ends keeps them in the lines componentctl writes too.
         let lineEnd = current.contains("\r\n") ? "\r\n" : "\n"
-        let generated = ("\n" + jobs(workspace, toolFolders: toolFolders)).replacingOccurrences(of: "\n", with: lineEnd)
+        let generated = ("\n" + jobs(workspace, tool: tool)).replacingOccurrences(of: "\n", with: lineEnd)
         guard let rewritten = block.rewriting(current, { _ in generated }) else {
             throw ToolError(
                 "\(path) has no '\(begin.trimmingCharacters(in: .whitespaces))' ... '\(end.trimmingCharacters(in: .whitespaces))' block, so "
@@ -184,12 +227,5 @@ public enum GitHubWorkflow {
         // GitHub refuses a workflow that is not YAML; so does componentctl, whatever part of it broke.
         _ = try YAMLLoader.load(Array(rewritten.utf8), path: path)
         return rewritten
-    }
-
-    /// Whether the workspace can run the workflow: it builds componentctl from its own sources.
-    static func checkToolPackage(_ workspace: Workspace) throws {
-        guard FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("\(toolPackage)/Package.swift").path) else {
-            throw ToolError("The workflow builds componentctl from \(toolPackage), which this workspace lacks: keep the tool's package there.", status: .usage)
-        }
     }
 }

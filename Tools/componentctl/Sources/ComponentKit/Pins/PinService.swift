@@ -144,7 +144,9 @@ public enum PinService {
         }
         let pending = transaction.pendingWrite(manifest)
         let current = pending ?? FileManager.default.contents(atPath: root.appendingPathComponent(manifest).path).map { Array($0) } ?? []
-        let regenerated = try regeneratedManifest(workspace, lock: newLock, text: pending)
+        // A repository that assembles its apps elsewhere (an Xcode project) has no root package to point at components.
+        let assemblesHere = !current.isEmpty || !workspace.apps.isEmpty || !newLock.pins.isEmpty
+        let regenerated = assemblesHere ? try regeneratedManifest(workspace, lock: newLock, text: pending) : current
         if current != regenerated {
             let foreign = RootManifest.foreignLines(in: String(decoding: current, as: UTF8.self), workspace: workspace)
             changes.append(

@@ -79,12 +79,17 @@ public struct BuildService {
         self.cache = cache
     }
 
-    /// The job that builds or tests `component` alone, demo executable included.
+    /// The job that builds or tests `component` alone, demo executable included; a component without test targets is
+    /// built, as `swift test` would refuse it ("no tests found").
     public func standaloneJob(_ component: Component) -> Job {
-        var arguments = [action.rawValue, "--package-path", component.path, "-c", configuration] + flags
+        let folder = root.appendingPathComponent(component.path)
+        let hasTests =
+            (try? ManifestLoader(environment: ProcessInfo.processInfo.environment).load(packageIn: folder))?.targets.contains { $0.kind == .test } ?? true
+        let verb = action == .test && !hasTests ? Action.build.rawValue : action.rawValue
+        var arguments = [verb, "--package-path", component.path, "-c", configuration] + flags
         if sharedScratch { arguments += ["--scratch-path", SharedScratch.path] }
         // Without XCTest tests, XCTest would only print "Executed 0 tests" after Swift Testing's run.
-        if action == .test, !importsXCTest(testsOf: component) { arguments.append("--disable-xctest") }
+        if verb == Action.test.rawValue, !importsXCTest(testsOf: component) { arguments.append("--disable-xctest") }
         var job = Job(name: component.name, path: component.path, arguments: arguments)
         job.sharesScratch = sharedScratch
         return job
