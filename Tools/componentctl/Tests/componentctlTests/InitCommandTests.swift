@@ -208,4 +208,14 @@ import TestSupport
         #expect(lint.isEmpty, "actionlint: \(lint)")
         #expect(try tool(scratch, ["sync", "--check"]).status == 0)
     }
+
+    @Test func aBaselineFileOfTheTeamsOwnIsNeverOverwritten() throws {
+        let scratch = try Self.teamRepository()
+        try scratch.write("componentctl-baseline.json", "ours\n")
+        let refused = try tool(scratch, ["init"])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("componentctl-baseline.json exists, but no components.yaml"), "\(refused.error)")
+        #expect(try scratch.read("componentctl-baseline.json") == "ours\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path))
+    }
 }

@@ -26,12 +26,16 @@ public enum InitService {
         guard FileStatus.isFolder(root) else {
             throw ToolError("'\(root.path)' is no folder: run 'componentctl init' in the repository's top folder, or pass --root DIR.", status: .usage)
         }
+        let adopted = FileManager.default.fileExists(atPath: root.appendingPathComponent(WorkspaceLoader.fileName).path)
+        if !adopted, FileManager.default.fileExists(atPath: root.appendingPathComponent(baselineFile).path) {
+            throw ToolError(
+                "\(baselineFile) exists, but no \(WorkspaceLoader.fileName): init would overwrite it. Move it away, then run 'componentctl init' again.",
+                status: .usage)
+        }
         let repository = try? GitRepository(containing: root)
         let found = PackageDiscovery.packages(in: root, repository: repository)
         let packages = read(found, in: root, manifests: manifests)
-        if FileManager.default.fileExists(atPath: root.appendingPathComponent(WorkspaceLoader.fileName).path) {
-            return try adopt(packages, root: root, options: options)
-        }
+        if adopted { return try adopt(packages, root: root, options: options) }
         return try start(packages, root: root, options: options)
     }
 
@@ -96,10 +100,12 @@ public enum InitService {
 
     /// A component name for each package: its SwiftPM name, made of the characters a name may hold, unique, and never
     /// the one SwiftPM refuses (a folder named like the root's or like another's, which SwiftPM would take for one package).
-    private static func names(for packages: [FoundPackage], root: URL, notes: inout [String]) -> [(name: String, package: FoundPackage)] {
+    private static func names(
+        for packages: [FoundPackage], root: URL, notes: inout [String], takenNames: Set<String> = [], takenFolders: [String: String] = [:]
+    ) -> [(name: String, package: FoundPackage)] {
         var named: [(name: String, package: FoundPackage)] = []
-        var taken = Set<String>()
-        var folders: [String: String] = [:]
+        var taken = takenNames
+        var folders = takenFolders
         for package in packages {
             let folder = (package.path as NSString).lastPathComponent
             if let other = folders[folder.lowercased()] {
@@ -159,19 +165,9 @@ public enum InitService {
         guard !fresh.isEmpty else {
             return CommandResult(output: "no new packages\n", errors: notes.map { "note: \($0)\n" }.joined())
         }
-        let takenNames = Set(workspace.components.map { $0.name.lowercased() })
-        var named = names(for: fresh, root: root, notes: &notes).map { entry -> (name: String, package: FoundPackage) in
-            var name = entry.name
-            var counter = 2
-            while takenNames.contains(name.lowercased()) {
-                name = "\(entry.name)-\(counter)"
-                counter += 1
-            }
-            return (name, entry.package)
-        }
-        named.removeAll { entry in
-            workspace.components.contains { $0.folderName.lowercased() == (entry.package.path as NSString).lastPathComponent.lowercased() }
-        }
+        let named = names(
+            for: fresh, root: root, notes: &notes, takenNames: Set(workspace.components.map { $0.name.lowercased() }),
+            takenFolders: Dictionary(workspace.components.map { ($0.folderName.lowercased(), $0.path) }, uniquingKeysWith: { a, _ in a }))
         let byPath = Dictionary(workspace.components.map { ($0.path, $0.name) } + named.map { ($0.package.path, $0.name) }, uniquingKeysWith: { a, _ in a })
         let dependedOn = Set((packages.flatMap(\.dependencies)).compactMap { byPath[$0] })
         let layers = workspace.rules.layers
@@ -193,12 +189,8 @@ public enum InitService {
         if options.dryRun { return CommandResult(output: text + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined()) }
         if let baselinePath = updated.checks.baseline, !newFindings.isEmpty {
             let url = root.appendingPathComponent(baselinePath)
-            let current = (try? Baseline.load(url)) ?? Baseline(accepting: [])
-            var merged = current
-            merged.findings = (current.findings + Baseline(accepting: newFindings).findings).sorted {
-                "\($0.rule)|\($0.path)|\($0.message)" < "\($1.rule)|\($1.path)|\($1.message)"
-            }
-            try merged.save(url)
+            let current = FileManager.default.fileExists(atPath: url.path) ? try Baseline.load(url) : Baseline(accepting: [])
+            try current.adding(newFindings).save(url)
         }
         try AtomicFile.write(Data(bytes), to: root.appendingPathComponent(WorkspaceLoader.fileName))
         let accepted = updated.checks.baseline == nil || newFindings.isEmpty ? "" : "; their \(newFindings.count) findings are in the baseline"

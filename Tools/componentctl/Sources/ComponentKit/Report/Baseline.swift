@@ -62,6 +62,13 @@ public struct Baseline: Sendable, Codable, Equatable {
         return (new, stale)
     }
 
+    /// This baseline accepting `diagnostics` too.
+    public func adding(_ diagnostics: [Diagnostic]) -> Baseline {
+        var copy = self
+        copy.findings = (findings + Baseline(accepting: diagnostics).findings).sorted { $0.fingerprint < $1.fingerprint }
+        return copy
+    }
+
     /// This baseline without `stale` entries: updating only ever shrinks it.
     public func removing(_ stale: [Entry]) -> Baseline {
         var copy = self
