@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark: `init` and `check-layers` with the manifest cache cold (a fresh $XDG_CACHE_HOME: every manifest the
 # static reader is unsure of goes to SwiftPM) and warm, on the synthetic 500-component workspace (without its
-# components.yaml, as a team's repository would be) and, when REPOSITORY names one, on a copy of a real repository.
+# components.yaml, as a team's repository would be) and, when REPOSITORY names one (a working tree or a repository
+# to clone), on a copy of a real repository.
 # The anchor, in the same run: reading the same Swift files in process (`dev read-files`), as check-layers.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,8 @@ rm "$synthetic/components.yaml"
 git -C "$synthetic" init -q
 run_on "synthetic" "$synthetic"
 if [ -n "${REPOSITORY:-}" ]; then
-  git clone -q "$REPOSITORY" "$work/real"
+  # A working tree is copied as it is (a clone of a snapshot may lack large files); anything else is cloned.
+  if [ -d "$REPOSITORY/.git" ]; then cp -a "$REPOSITORY" "$work/real"; else git clone -q "$REPOSITORY" "$work/real"; fi
   run_on "$(basename "$REPOSITORY")" "$work/real"
   echo "  goal: warm check-layers at most 1000 ms on about 30 real packages"
 fi

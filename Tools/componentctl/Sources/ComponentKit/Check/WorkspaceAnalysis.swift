@@ -165,9 +165,12 @@ public struct WorkspaceAnalysis: Sendable {
                 enumerator.skipDescendants()
                 continue
             }
-            let fileExtension = (relative as NSString).pathExtension
-            if otherSourceExtensions.contains(fileExtension) { analysis.hasOtherSources = true }
-            guard fileExtension == "swift" else { continue }
+            guard relative.hasSuffix(".swift") else {
+                if let dot = relative.lastIndex(of: "."), otherSourceExtensions.contains(String(relative[relative.index(after: dot)...])) {
+                    analysis.hasOtherSources = true
+                }
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
             var file = SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])

@@ -22,12 +22,6 @@ enum GraphPage {
         var message: String
     }
 
-    struct Edge: Encodable {
-        var from: String
-        var to: String
-        var violation: String?
-    }
-
     struct App: Encodable {
         var name: String
         var components: [String]
@@ -37,7 +31,7 @@ enum GraphPage {
         var workspace: String
         var layers: [String]
         var components: [Component]
-        var edges: [Edge]
+        var edges: [GraphRenderer.Edge]
         var apps: [App]
         var affectedBase: String?
     }
@@ -66,7 +60,7 @@ enum GraphPage {
         let apps = workspace.apps.map { App(name: $0.name, components: (linked[$0.name] ?? []).sorted()) }
         let data = Data(
             workspace: workspace.name, layers: workspace.rules.layers, components: components,
-            edges: edges.map { Edge(from: $0.from, to: $0.to, violation: $0.violation) }, apps: apps, affectedBase: affectedBase)
+            edges: edges, apps: apps, affectedBase: affectedBase)
         let json = try JSONOutput.string(data).replacingOccurrences(of: "<", with: "\\u003c")
         return page.replacingOccurrences(of: "/*DATA*/", with: json).replacingOccurrences(of: "/*TITLE*/", with: escaped(workspace.name))
     }

@@ -120,6 +120,12 @@ public struct ProductDeclaration: Sendable, Hashable {
 /// The module name the compiler gives a target: its name with every character that cannot be in a C99 identifier made
 /// `_`, and a `_` before a leading digit (`SyncUI-macOS` -> `SyncUI_macOS`), as SwiftPM's `c99name` does.
 public func c99ModuleName(_ name: String) -> String {
+    // Nearly every name is one already: checking its bytes costs far less than Unicode properties, once per import.
+    let isIdentifier = name.utf8.allSatisfy { byte in
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+    }
+    if isIdentifier, let first = name.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) { return name }
     var result = String(
         name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") ? Character($0) : "_" })
     if let first = result.first, first.isNumber { result = "_" + result }
