@@ -218,4 +218,42 @@ import TestSupport
         #expect(try scratch.read("componentctl-baseline.json") == "ours\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path))
     }
+
+    @Test func anAppAnXcodeProjectAssemblesIsRecordedAndAffectedByWhatItLinks() throws {
+        let scratch = try Self.teamRepository()
+        // Xcode 15 writes a local package as a reference by path and each linked product by name.
+        try scratch.write(
+            "TeamApp.xcodeproj/project.pbxproj",
+            """
+            // !$*UTF8*$!
+            {
+            \t\tA1 /* XCLocalSwiftPackageReference "Apps/Feed" */ = {
+            \t\t\tisa = XCLocalSwiftPackageReference;
+            \t\t\trelativePath = Apps/Feed;
+            \t\t};
+            \t\tA2 /* Profile */ = {
+            \t\t\tisa = XCSwiftPackageProductDependency;
+            \t\t\tproductName = Profile;
+            \t\t};
+            }
+            """)
+        try scratch.write("TeamApp/AppMain.swift", "import Feed\n")
+        try scratch.commitAll("the app's project")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let app = try #require(try scratch.load().xcodeApps.first)
+        #expect(app.name == "TeamApp" && app.project == "TeamApp.xcodeproj")
+        #expect(app.paths == ["TeamApp.xcodeproj", "TeamApp"])
+        #expect(Set(app.components) == ["Feed", "Profile"])
+        try scratch.commitAll("adopted")
+
+        try scratch.write("Base/Models/Sources/Models/More.swift", "public let more = 1\n")
+        try scratch.commitAll("models changes")
+        let dependent = try tool(scratch, ["affected", "--base", "HEAD~1", "--format", "json"])
+        #expect(dependent.output.contains(#""name" : "TeamApp""#) && dependent.output.contains(#""reason" : "dependent""#), "\(dependent.output)")
+        try scratch.write("TeamApp/AppMain.swift", "import Feed\nimport Profile\n")
+        try scratch.commitAll("the app changes")
+        let changed = try tool(scratch, ["affected", "--base", "HEAD~1"])
+        #expect(changed.output.contains("TeamApp") && changed.output.contains("changed"), "\(changed.output)")
+        #expect(!changed.output.contains("Feed "), "its components are not changed by it: \(changed.output)")
+    }
 }

@@ -36,7 +36,8 @@ public enum InitService {
         let found = PackageDiscovery.packages(in: root, repository: repository)
         let packages = read(found, in: root, manifests: manifests)
         if adopted { return try adopt(packages, root: root, options: options) }
-        return try start(packages, root: root, options: options)
+        let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
+        return try start(packages, projects: projects, root: root, options: options)
     }
 
     /// A package found, with its manifest when SwiftPM could read it.
@@ -73,7 +74,7 @@ public enum InitService {
 
     // MARK: A new workspace
 
-    private static func start(_ packages: [FoundPackage], root: URL, options: Options) throws -> CommandResult {
+    private static func start(_ packages: [FoundPackage], projects: [String], root: URL, options: Options) throws -> CommandResult {
         var notes: [String] = []
         let named = names(for: packages, root: root, notes: &notes)
         let byPath = Dictionary(named.map { ($0.package.path, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -82,8 +83,9 @@ public enum InitService {
             edges[name] = Set(package.dependencies.compactMap { byPath[$0] }).subtracting([name])
         }
         let proposal = LayerProposal(components: named.map(\.name), edges: edges, oneLayer: options.oneLayer)
+        let apps = xcodeApps(of: projects, components: named, root: root)
         let yaml = InitYAML.render(
-            root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile)
+            root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile, xcodeApps: apps)
         let workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
         let findings = LayerChecker(analysis: WorkspaceAnalysis.analyze(workspace)).findings()
         let summary = Self.summary(of: findings, components: named.count, proposal: proposal)
@@ -129,6 +131,27 @@ public enum InitService {
             if let problem = package.problem { notes.append("SwiftPM cannot read '\(package.path)/Package.swift' (\(problem)); it is in the baseline") }
         }
         return named
+    }
+
+    /// An app for each Xcode project that links components: by their products' names or their folders.
+    private static func xcodeApps(of projects: [String], components: [(name: String, package: FoundPackage)], root: URL) -> [XcodeApp] {
+        var taken = Set(components.map { $0.name.lowercased() })
+        return projects.compactMap { project in
+            let links = XcodeProjects.links(of: project, in: root)
+            let members = components.filter { name, package in
+                links.folders.contains(package.path) || links.products.contains(name)
+                    || package.manifest?.products.contains { !$0.isExecutable && !$0.isPlugin && links.products.contains($0.name) } == true
+            }.map(\.name)
+            guard !members.isEmpty else { return nil }
+            let wanted = safeName(((project as NSString).lastPathComponent as NSString).deletingPathExtension)
+            var name = wanted
+            var counter = 2
+            while !taken.insert(name.lowercased()).inserted {
+                name = "\(wanted)-\(counter)"
+                counter += 1
+            }
+            return XcodeApp(name: name, project: project, paths: XcodeProjects.paths(of: project, in: root), components: members)
+        }
     }
 
     /// `name` with every character a component name may not hold made a `-`.

@@ -3,7 +3,8 @@ import Foundation
 /// The components.yaml `init` writes: block style, every section commented, as a team would write it by hand.
 enum InitYAML {
     static func render(
-        root: URL, components: [(name: String, path: String)], proposal: LayerProposal, edges: [String: Set<String>], baseline: String
+        root: URL, components: [(name: String, path: String)], proposal: LayerProposal, edges: [String: Set<String>], baseline: String,
+        xcodeApps: [XcodeApp] = []
     ) -> String {
         let name = root.lastPathComponent
         let scheme = String(name.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.drop { $0.isNumber })
@@ -52,6 +53,13 @@ enum InitYAML {
             guard !members.isEmpty else { continue }
             text += "  # \(layer): \(comment(for: layer, proposal: proposal))\n"
             text += entries(members.map { ($0.name, $0.path, layer) }, note: nil)
+        }
+        guard !xcodeApps.isEmpty else { return text }
+        text += "\n# Apps Xcode projects assemble: 'affected' names one when its files change or a component it links is affected.\nxcode-apps:\n"
+        for app in xcodeApps {
+            text += "  \(quoted(app.name)):\n    project: \(quoted(app.project))\n"
+            text += "    paths: [\(app.paths.map(quoted).joined(separator: ", "))]\n"
+            text += "    components: [\(app.components.map(quoted).joined(separator: ", "))]\n"
         }
         return text
     }

@@ -8,6 +8,14 @@ enum PackageDiscovery {
         "build", "Build", "DerivedData", "Pods", "Carthage", "node_modules", "checkouts", "SourcePackages", "vendor", "fastlane",
     ]
 
+    /// Whether the folder `path` (relative to `root`) holds no team's own code: hidden, made by a tool, or ignored by git.
+    static func isSkipped(_ path: String, in root: URL, repository: GitRepository?) -> Bool {
+        let name = (path as NSString).lastPathComponent
+        if name.hasPrefix(".") || skippedFolders.contains(name) { return true }
+        guard let repository, let inRepository = repository.relativePath(of: root.appendingPathComponent(path)) else { return false }
+        return (try? repository.isIgnored(inRepository + "/")) == true
+    }
+
     /// The package folders below `root` (not `root` itself: its manifest is the root package), relative to it, sorted.
     static func packages(in root: URL, repository: GitRepository?) -> [String] {
         var found: [String] = []
@@ -16,12 +24,11 @@ enum PackageDiscovery {
             let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
             if !relative.isEmpty, names.contains("Package.swift") { found.append(relative) }
-            for name in names where !name.hasPrefix(".") && !skippedFolders.contains(name) && !name.hasSuffix(".xcodeproj") {
+            for name in names where !name.hasSuffix(".xcodeproj") {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 let url = root.appendingPathComponent(path)
                 // A link is not followed: its target is a folder of its own, found where it lives, or outside the repository.
-                guard FileStatus.isFolder(url), !FileStatus.isSymbolicLink(url) else { continue }
-                if let repository, let inRepository = repository.relativePath(of: url), (try? repository.isIgnored(inRepository + "/")) == true { continue }
+                guard FileStatus.isFolder(url), !FileStatus.isSymbolicLink(url), !isSkipped(path, in: root, repository: repository) else { continue }
                 pending.append(path)
             }
         }

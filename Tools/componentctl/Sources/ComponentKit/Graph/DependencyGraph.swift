@@ -117,6 +117,16 @@ public struct DependencyGraph: Sendable {
         return found
     }
 
+    /// `names` and every component they depend on, directly or not.
+    public func closure(of names: Set<String>) -> Set<String> {
+        var found = names
+        var queue = Array(names)
+        while let node = queue.popLast() {
+            for next in successors[node] ?? [] where found.insert(next).inserted { queue.append(next) }
+        }
+        return found
+    }
+
     /// `names` with each after every component it depends on, directly or through others; otherwise in the order
     /// given. A cycle is cut where the walk entered it.
     public func dependenciesFirst(_ names: [String]) -> [String] {

@@ -38,9 +38,9 @@ public enum AffectedService {
         workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + appNames(workspace).map { appRow($0, reason: "all") }
     }
 
-    /// The apps of components.yaml, or `app`, the root package, when it declares none.
+    /// The apps of components.yaml (those Xcode projects assemble too), or `app`, the root package, when it declares none.
     static func appNames(_ workspace: Workspace) -> [String] {
-        workspace.apps.isEmpty ? ["app"] : workspace.apps.map(\.name)
+        workspace.apps.isEmpty && workspace.xcodeApps.isEmpty ? ["app"] : workspace.apps.map(\.name) + workspace.xcodeApps.map(\.name)
     }
 
     private static func appRow(_ name: String, reason: String) -> Row {
@@ -84,7 +84,12 @@ public enum AffectedService {
         // Each app's own files (`apps.<name>.paths`); without, everything outside the component folders, as its key.
         let ownPaths = Dictionary(
             uniqueKeysWithValues: appNames(workspace).map { name in
-                (name, Set((workspace.apps.first { $0.name == name }?.paths ?? []).map(context.repositoryPath)))
+                (
+                    name,
+                    Set(
+                        (workspace.apps.first { $0.name == name }?.paths ?? workspace.xcodeApps.first { $0.name == name }?.paths ?? []).map(
+                            context.repositoryPath))
+                )
             })
         let appPaths = Set(ownPaths.values.flatMap { $0 })
         let changedPaths = try repository.changedPaths(Array(Set(paths.values.flatMap { $0 }).union(appPaths)), between: baseCommit, and: headCommit)
@@ -122,7 +127,9 @@ public enum AffectedService {
         }
         // An app depends on the components it links; the root package of a workspace without apps, on all of them.
         let touched = changed.union(dependents)
-        let linked = AppPlan.linkedComponents(analysis)
+        var linked = AppPlan.linkedComponents(analysis)
+        let graph = DependencyGraph(nodes: workspace.components.map(\.name), successors: successors)
+        for app in workspace.xcodeApps { linked[app.name] = graph.closure(of: Set(app.components)) }
         for app in appNames(workspace) {
             if changedApps.contains(app) {
                 rows.append(appRow(app, reason: "changed"))

@@ -149,6 +149,8 @@ public struct Workspace: Sendable {
     public var fileBytes: [UInt8]
     /// The parsed document, with every scalar's position.
     public var document: YAMLNode
+    /// The apps Xcode projects assemble (`xcode-apps:`).
+    public var xcodeApps: [XcodeApp] = []
     /// How check-layers judges findings (`checks:`).
     public var checks = CheckSettings()
     /// How the components' manifests are read: statically, or by SwiftPM where the static reader is unsure.

@@ -68,7 +68,10 @@ struct SchemaReader {
     var layers: [String] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
-        guard let top = mapping(document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated", "checks"]) else {
+        guard
+            let top = mapping(
+                document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated", "checks", "xcode-apps"])
+        else {
             return nil
         }
         var name = root.lastPathComponent
@@ -147,6 +150,7 @@ struct SchemaReader {
             }
         }
         if let node = top["checks"] { workspace.checks = readChecks(node) }
+        workspace.xcodeApps = top["xcode-apps"].map { readXcodeApps($0, components: components) } ?? []
         return workspace
     }
 
