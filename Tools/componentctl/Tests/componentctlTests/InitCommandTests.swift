@@ -256,4 +256,50 @@ import TestSupport
         #expect(changed.output.contains("TeamApp") && changed.output.contains("changed"), "\(changed.output)")
         #expect(!changed.output.contains("Feed "), "its components are not changed by it: \(changed.output)")
     }
+
+    @Test func cFamilyTargetsMacrosPluginsAndToolsAreNeverCalledUnused() throws {
+        let scratch = try Self.teamRepository()
+        try scratch.write(
+            "Shared/Tooling/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            import CompilerPluginSupport
+            let package = Package(
+                name: "Tooling",
+                products: [.library(name: "Tooling", targets: ["Tooling"]), .plugin(name: "Lint", targets: ["Lint"])],
+                dependencies: [.package(path: "../../Base/Models")],
+                targets: [
+                    .target(name: "Legacy", dependencies: ["Models"]),
+                    .macro(name: "ToolingMacros", dependencies: []),
+                    .target(name: "Tooling", dependencies: ["Legacy", "ToolingMacros"]),
+                    .executableTarget(name: "LintTool"),
+                    .plugin(name: "Lint", capability: .buildTool(), dependencies: ["LintTool"]),
+                ]
+            )
+            """)
+        // An Objective-C target whose .m file uses Models (its imports are not read), a macro used through #externalMacro.
+        try scratch.write("Shared/Tooling/Sources/Legacy/Legacy.m", "@import Models;\n")
+        try scratch.write("Shared/Tooling/Sources/Legacy/include/Legacy.h", "void legacy(void);\n")
+        try scratch.write("Shared/Tooling/Sources/ToolingMacros/Macros.swift", "public struct Stringify {}\n")
+        try scratch.write(
+            "Shared/Tooling/Sources/Tooling/Tooling.swift",
+            "import Legacy\n@freestanding(expression) public macro stringify(_ value: Int) -> String = #externalMacro(module: \"ToolingMacros\", type: \"Stringify\")\n"
+        )
+        try scratch.write("Shared/Tooling/Sources/LintTool/main.swift", "print(\"lint\")\n")
+        try scratch.write("Shared/Tooling/Plugins/Lint/Lint.swift", "import PackagePlugin\n")
+        // A package that uses only the other's build plugin.
+        try scratch.replace(
+            in: "Apps/Profile/Package.swift", "dependencies: [.package(path: \"../../Base/Models\")],",
+            with: "dependencies: [.package(path: \"../../Base/Models\"), .package(path: \"../../Shared/Tooling\")],")
+        try scratch.replace(
+            in: "Apps/Profile/Package.swift", #".target(name: "Profile", dependencies: ["Models"])"#,
+            with: #".target(name: "Profile", dependencies: ["Models"], plugins: [.plugin(name: "Lint", package: "Tooling")])"#)
+        try scratch.commitAll("tooling")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let baseline = try scratch.read("componentctl-baseline.json")
+        for word in ["ToolingMacros", "LintTool", "'Legacy' declares", "Shared/Tooling", "is used by no target"] {
+            #expect(!baseline.contains(word), "\(word): \(baseline)")
+        }
+    }
 }
