@@ -8,12 +8,12 @@ struct InitCommand: ParsableCommand {
         abstract: "Make this repository's SwiftPM packages a workspace: components.yaml and a baseline, so check-layers passes at once.",
         discussion: "Run again in a workspace, it adds the packages that appeared since and names those that vanished.")
 
-    @Option(help: "The repository's top folder (default: this folder).") var root: String?
+    @OptionGroup var global: GlobalOptions
     @Flag(help: "Print the proposal; write nothing.") var dryRun = false
     @Flag(help: "Put every component in one layer instead of proposing layers from the dependency graph.") var oneLayer = false
 
     func run() throws {
-        let folder = URL(fileURLWithPath: root ?? FileManager.default.currentDirectoryPath).standardizedFileURL
+        let folder = URL(fileURLWithPath: global.root ?? FileManager.default.currentDirectoryPath).standardizedFileURL
         try finish(
             try InitService.run(
                 root: folder, options: InitService.Options(dryRun: dryRun, oneLayer: oneLayer),

@@ -217,6 +217,14 @@ import TestSupport
         #expect(refused.error.contains("componentctl-baseline.json exists, but no components.yaml"), "\(refused.error)")
         #expect(try scratch.read("componentctl-baseline.json") == "ours\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path))
+        // One an init that could not finish left is replaced.
+        try scratch.write("componentctl-baseline.json", "{\"version\": 1, \"findings\": []}\n")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        // --root names the repository wherever the command runs.
+        let elsewhere = try Self.teamRepository()
+        let run = try ToolProcess.run(["init", "--root", elsewhere.root.path], in: scratch.root.deletingLastPathComponent())
+        #expect(run.status == 0, "\(run.error)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.root.appendingPathComponent("components.yaml").path))
     }
 
     @Test func anAppAnXcodeProjectAssemblesIsRecordedAndAffectedByWhatItLinks() throws {

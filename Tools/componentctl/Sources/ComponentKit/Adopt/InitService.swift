@@ -27,7 +27,10 @@ public enum InitService {
             throw ToolError("'\(root.path)' is no folder: run 'componentctl init' in the repository's top folder, or pass --root DIR.", status: .usage)
         }
         let adopted = FileManager.default.fileExists(atPath: root.appendingPathComponent(WorkspaceLoader.fileName).path)
-        if !adopted, FileManager.default.fileExists(atPath: root.appendingPathComponent(baselineFile).path) {
+        // A baseline of componentctl's (an earlier init that could not finish) may be replaced; a file of the team's may not.
+        if !adopted, FileManager.default.fileExists(atPath: root.appendingPathComponent(baselineFile).path),
+            (try? Baseline.load(root.appendingPathComponent(baselineFile))) == nil
+        {
             throw ToolError(
                 "\(baselineFile) exists, but no \(WorkspaceLoader.fileName): init would overwrite it. Move it away, then run 'componentctl init' again.",
                 status: .usage)
@@ -181,7 +184,7 @@ public enum InitService {
         for component in workspace.components
         where !FileManager.default.fileExists(atPath: workspace.folder(of: component).appendingPathComponent("Package.swift").path) {
             notes.append(
-                "'\(component.name)' (\(component.path)) has no package any more: remove it with 'componentctl remove \(component.name)' or edit components.yaml"
+                "'\(component.name)' (\(component.path)) has no package any more: delete its entry from components.yaml"
             )
         }
         let fresh = packages.filter { !known.contains($0.path) }

@@ -62,11 +62,13 @@ enum GraphPage {
             workspace: workspace.name, layers: workspace.rules.layers, components: components,
             edges: edges, apps: apps, affectedBase: affectedBase)
         let json = try JSONOutput.string(data).replacingOccurrences(of: "<", with: "\\u003c")
-        return page.replacingOccurrences(of: "/*DATA*/", with: json).replacingOccurrences(of: "/*TITLE*/", with: escaped(workspace.name))
+        // The title first: the data could spell its marker.
+        return page.replacingOccurrences(of: "/*TITLE*/", with: escaped(workspace.name)).replacingOccurrences(of: "/*DATA*/", with: json)
     }
 
     private static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "/*", with: "/&#42;")
     }
 
     private static let page = #"""

@@ -119,17 +119,17 @@ public struct ManifestLoader: Sendable {
     private func dumpPackage(_ bytes: [UInt8], folder: URL, inPlace: Bool) throws -> (Data, String) {
         let onDisk = try? manifestFile(in: folder)
         if inPlace, let onDisk, FileManager.default.contents(atPath: onDisk.path) == Data(bytes) {
-            return (try runDumpPackage(in: folder, shownAs: folder.path), folder.path)
+            return (try runDumpPackage(in: folder), folder.path)
         }
         let top = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-manifest-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: top) }
         let package = top.appendingPathComponent(Array(repeating: "p", count: 32).joined(separator: "/"))
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try Data(bytes).write(to: package.appendingPathComponent("Package.swift"))
-        return (try runDumpPackage(in: package, shownAs: folder.path), package.path)
+        return (try runDumpPackage(in: package), package.path)
     }
 
-    private func runDumpPackage(in folder: URL, shownAs shown: String) throws -> Data {
+    private func runDumpPackage(in folder: URL) throws -> Data {
         let run: ProcessRunner.Output
         do {
             run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["package", "--package-path", folder.path, "dump-package"], environment: environment)
@@ -139,7 +139,8 @@ public struct ManifestLoader: Sendable {
                     + "set COMPONENTCTL_SWIFT to a swift executable")
         }
         guard run.status == 0 else {
-            let text = run.errorText.replacingOccurrences(of: folder.path, with: shown)
+            // Paths relative to the package, as a finding's message (and a baseline of it) must read on any machine.
+            let text = run.errorText.replacingOccurrences(of: folder.path + "/", with: "")
             // The compiler's own lines (`Package.swift:3:9: error: ...`) say what is wrong; SwiftPM's summary quotes the whole command.
             let errors = text.split(separator: "\n").filter { $0.contains("error:") }
             let compiler = errors.filter { $0.contains(".swift:") && $0.contains(": error:") && !$0.contains("Invalid manifest") }

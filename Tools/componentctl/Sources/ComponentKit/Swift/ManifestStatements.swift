@@ -34,7 +34,8 @@ enum ManifestStatements {
             if case .poundWord = token.kind { return .unknown }
             guard token.isWord else { continue }
             switch token.text {
-            case "FileManager", "packageDirectory", "gitInformation", "contentsOfDirectory", "contentsOf", "fileExists", "getenv", "Process":
+            case "FileManager", "FileHandle", "packageDirectory", "gitInformation", "contentsOfDirectory", "contentsOf", "contentsOfFile",
+                "contentsOfURL", "fileExists", "fopen", "popen", "getenv", "Process":
                 return .unknown
             case "environment":
                 // `environment["NAME"]` names what it reads; any other use of the environment reads all of it.
