@@ -22,7 +22,7 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let analysis = WorkspaceAnalysis.analyze(try global.workspace())
+        let analysis = try WorkspaceAnalysis.analyze(try global.workspace())
         if apps { return try finish(CommandResult(output: try ListService.renderApps(ListService.appRows(analysis), json: format == .json))) }
         try finish(CommandResult(output: try ListService.render(try ListService.rows(analysis, app: app), json: format == .json)))
     }
@@ -74,7 +74,7 @@ struct GraphCommand: ParsableCommand {
 
     func run() throws {
         let workspace = try global.workspace()
-        var analysis = WorkspaceAnalysis.analyze(workspace)
+        var analysis = try WorkspaceAnalysis.analyze(workspace)
         if let app {
             let name = try analysis.workspace.app(named: app).name
             analysis = analysis.restricted(to: AppPlan.linkedComponents(analysis)[name] ?? [])

@@ -14,7 +14,7 @@ struct DevCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let analysis = WorkspaceAnalysis.analyze(try global.workspace(), scanImports: false)
+            let analysis = try WorkspaceAnalysis.analyze(try global.workspace(), scanImports: false)
             print("read \(analysis.fileCount) Swift files of \(analysis.packages.count) components")
         }
     }

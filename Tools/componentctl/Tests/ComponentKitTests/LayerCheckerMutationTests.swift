@@ -6,7 +6,7 @@ import TestSupport
 /// Copies the frozen fixture workspace, injects one violation of a rule, and expects exactly that finding.
 @Suite struct LayerCheckerMutationTests {
     private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
-        LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings()
     }
 
     @Test func theFixtureIsClean() throws {
@@ -285,7 +285,7 @@ import TestSupport
                 try registry.register("lib://book/<int:number>", owner: "shelf")
             }
             """)
-        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        let found = LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings()
         #expect(found.map(\.rule) == ["route-collision"])
         // The later one in components.yaml order is flagged; the message names both owners and places.
         #expect(found.first?.path == "Packages/Interfaces/ReaderInterface/Sources/ReaderInterface/ReaderInterface.swift")
@@ -307,7 +307,7 @@ import TestSupport
                 ])
             }
             """)
-        let found = LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        let found = LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings()
         #expect(found.map(\.rule) == ["route-collision"])
         #expect(found.first?.message.contains("'lib://book/<int:code>' of 'shelf' (Packages/Business/Shelf/Sources/Shelf/Promo.swift:5:27)") == true)
     }
@@ -316,7 +316,7 @@ import TestSupport
         // ShelfDemo registers a stand-in for lib://book/<int:id>: demos and tests are not the App.
         let scratch = try Scratch.fixture()
         #expect(try scratch.read("Packages/Business/Shelf/Sources/ShelfDemo/main.swift").contains("\"lib://book/<int:id>\""))
-        #expect(LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings().isEmpty)
+        #expect(LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings().isEmpty)
     }
 
 }

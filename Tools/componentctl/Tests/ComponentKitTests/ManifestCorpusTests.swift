@@ -360,4 +360,36 @@ import Testing
         #expect(error.message.contains("Package.swift:3:") && !error.message.contains("/tmp/"), "paths relative to the package: \(error.message)")
         #expect(error.location?.line == 3)
     }
+
+    /// A package with a `Package.swift` and one version-specific manifest: the tools version each declares, and the
+    /// version in the specific file's name.
+    struct TwoManifests: CustomTestStringConvertible, Sendable {
+        var regular: String
+        var specificFile: String
+        var specificDeclares: String
+        var testDescription: String { "Package.swift \(regular), Package@swift-\(specificFile).swift declaring \(specificDeclares)" }
+    }
+
+    @Test(arguments: [
+        TwoManifests(regular: "6.0", specificFile: "5.10", specificDeclares: "5.10"),
+        TwoManifests(regular: "5.7", specificFile: "5.10", specificDeclares: "5.10"),
+        TwoManifests(regular: "5.9", specificFile: "5.10", specificDeclares: "5.9"),
+        TwoManifests(regular: "5.9", specificFile: "6", specificDeclares: "5.10"),
+        TwoManifests(regular: "5.8", specificFile: "5", specificDeclares: "5.9"),
+        TwoManifests(regular: "5.9", specificFile: "99", specificDeclares: "6.0"),
+    ])
+    func theManifestFileReadIsTheOneSwiftPMReads(_ example: TwoManifests) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent().deletingLastPathComponent()) }
+        func write(_ file: String, toolsVersion: String, name: String) throws {
+            let text = "// swift-tools-version:\(toolsVersion)\nimport PackageDescription\nlet package = Package(name: \"\(name)\")\n"
+            try Data(text.utf8).write(to: folder.appendingPathComponent(file))
+        }
+        try write("Package.swift", toolsVersion: example.regular, name: "Regular")
+        try write("Package@swift-\(example.specificFile).swift", toolsVersion: example.specificDeclares, name: "Specific")
+        let dump = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package", "--package-path", folder.path, "dump-package"])
+        let swiftPM = try #require(try JSONSerialization.jsonObject(with: dump.standardOutput) as? [String: Any])["name"] as? String
+        let loaded = try Self.loader(cache: folder.appendingPathComponent("cache")).load(packageIn: folder)
+        #expect(loaded.name == swiftPM)
+    }
 }

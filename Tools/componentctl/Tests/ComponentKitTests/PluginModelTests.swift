@@ -7,7 +7,7 @@ import TestSupport
 /// rules that keep plugins apart from their host, from each other and from business implementations.
 @Suite struct PluginModelTests {
     private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
-        LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings()
     }
 
     /// The configuration errors loading `scratch` reports.

@@ -11,7 +11,7 @@ import TestSupport
     private func runtimeFixture() throws -> Scratch { try Scratch.runtimePluginFixture() }
 
     private func findings(_ scratch: Scratch) throws -> [Diagnostic] {
-        LayerChecker(analysis: WorkspaceAnalysis.analyze(try scratch.load())).findings()
+        LayerChecker(analysis: try WorkspaceAnalysis.analyze(try scratch.load())).findings()
     }
 
     @Test func runtimeIsReadForPluginsOnly() throws {

@@ -24,11 +24,13 @@ public enum ToolProcess {
 
     /// Runs `componentctl arguments` in `directory` with `environment` added to the process's own. The
     /// results cache is off unless `environment` or the arguments name one: a test never takes another
-    /// test's (or the user's) passed results.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// test's (or the user's) passed results. A run longer than `timeout` seconds is killed and throws.
+    public static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], timeout: Double? = nil
+    ) throws -> Result {
         var environment = environment
         if environment["COMPONENTCTL_CACHE"] == nil && !arguments.contains("--cache") { environment["COMPONENTCTL_CACHE"] = "off" }
-        let run = try ProcessRunner.run(try binary(), arguments, in: directory, environment: environment)
+        let run = try ProcessRunner.run(try binary(), arguments, in: directory, environment: environment, timeout: timeout)
         return Result(status: run.status, output: run.text, error: run.errorText)
     }
 }

@@ -110,4 +110,71 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.appendingPathComponent("Packages").path).sorted() == before)
         #expect(try ToolProcess.run(["--root", scratch.root.path, "sync"]).error.isEmpty, "no folder sync calls the user's")
     }
+
+    /// A package whose manifest records its process id, then never ends, in a new repository.
+    private func repositoryWithAManifestThatNeverEnds() throws -> (Scratch, pidFile: URL) {
+        let scratch = try Scratch(named: "never-ending")
+        let pidFile = scratch.root.deletingLastPathComponent().appendingPathComponent("manifest.pid")
+        try scratch.package("Packages/Fine", name: "Fine")
+        try scratch.write(
+            "Packages/Loop/Package.swift",
+            """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            import Foundation
+            try "\\(ProcessInfo.processInfo.processIdentifier)".write(toFile: "\(pidFile.path).tmp", atomically: false, encoding: .utf8)
+            try FileManager.default.moveItem(atPath: "\(pidFile.path).tmp", toPath: "\(pidFile.path)")
+            while true { Thread.sleep(forTimeInterval: 1) }
+            let package = Package(name: "Loop")
+            """)
+        try scratch.commitAsNewRepository()
+        return (scratch, pidFile)
+    }
+
+    private func recordedProcess(_ pidFile: URL) -> pid_t {
+        pid_t((try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+
+    @Test func aManifestThatNeverEndsIsEndedAtItsTimeLimitWithEverythingSwiftPMStarted() throws {
+        let (scratch, pidFile) = try repositoryWithAManifestThatNeverEnds()
+        let run = try ToolProcess.run(["init"], in: scratch.root, environment: ["COMPONENTCTL_MANIFEST_TIMEOUT": "3"], timeout: 120)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.contains("did not finish evaluating it within 3 s"), "\(run.error)")
+        #expect(run.error.contains("COMPONENTCTL_MANIFEST_TIMEOUT"), "the message names the setting that gives it longer")
+        let manifest = recordedProcess(pidFile)
+        #expect(manifest > 0, "the manifest ran")
+        #expect(!isRunning(manifest), "the manifest SwiftPM started in a process group of its own was left running")
+        if manifest > 0 { kill(manifest, SIGKILL) }
+        let wrong = try ToolProcess.run(["check-layers"], in: scratch.root, environment: ["COMPONENTCTL_MANIFEST_TIMEOUT": "soon"], timeout: 60)
+        #expect(wrong.status == 2)
+        #expect(wrong.error.contains("COMPONENTCTL_MANIFEST_TIMEOUT is 'soon'; set it to a number of seconds"), "\(wrong.error)")
+    }
+
+    @Test func aStopWhileSwiftPMEvaluatesAManifestEndsInitBeforeItWritesAnything() throws {
+        let (scratch, pidFile) = try repositoryWithAManifestThatNeverEnds()
+        let process = Process()
+        process.executableURL = try ToolProcess.binary()
+        process.arguments = ["init"]
+        process.currentDirectoryURL = scratch.root
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: pidFile.path), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let manifest = recordedProcess(pidFile)
+        #expect(manifest > 0, "the manifest ran")
+        kill(-process.processIdentifier, SIGINT)
+        let patience = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < patience { Thread.sleep(forTimeInterval: 0.05) }
+        let hung = process.isRunning
+        if hung { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!hung, "init still waited 30 s after Ctrl-C")
+        #expect(process.terminationStatus == 130, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(!isRunning(manifest), "the manifest was left running")
+        if manifest > 0 { kill(manifest, SIGKILL) }
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("componentctl-baseline.json").path))
+    }
 }

@@ -37,7 +37,7 @@ public enum InitService {
         }
         let repository = try? GitRepository(containing: root)
         let found = PackageDiscovery.packages(in: root, repository: repository)
-        let packages = read(found, in: root, manifests: manifests)
+        let packages = try read(found, in: root, manifests: manifests)
         if adopted { return try adopt(packages, root: root, options: options) }
         let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
         return try start(packages, projects: projects, root: root, options: options)
@@ -52,8 +52,10 @@ public enum InitService {
         var dependencies: Set<String> = []
     }
 
-    private static func read(_ paths: [String], in root: URL, manifests: ManifestLoader) -> [FoundPackage] {
+    private static func read(_ paths: [String], in root: URL, manifests: ManifestLoader) throws -> [FoundPackage] {
         let results = Mutex<[String: FoundPackage]>([:])
+        // What stops every reading (a request to stop, a setting of componentctl's) ends `init` before it writes.
+        let stopped = Mutex<ToolError?>(nil)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let path = paths[index]
             var package = FoundPackage(path: path)
@@ -66,11 +68,14 @@ public enum InitService {
                     let target = LexicalPath.resolve(written, from: base + "/" + path)
                     if target.hasPrefix(base + "/") { package.dependencies.insert(String(target.dropFirst(base.count + 1))) }
                 }
+            } catch let error as ToolError {
+                stopped.withLock { $0 = $0 ?? error }
             } catch {
                 package.problem = ToolError.describe(error)
             }
             results.withLock { $0[path] = package }
         }
+        if let error = stopped.withLock({ $0 }) { throw error }
         let collected = results.withLock { $0 }
         return paths.compactMap { collected[$0] }
     }
@@ -90,7 +95,7 @@ public enum InitService {
         let yaml = InitYAML.render(
             root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile, xcodeApps: apps)
         let workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
-        let findings = LayerChecker(analysis: WorkspaceAnalysis.analyze(workspace)).findings()
+        let findings = LayerChecker(analysis: try WorkspaceAnalysis.analyze(workspace)).findings()
         let summary = Self.summary(of: findings, components: named.count, proposal: proposal)
         if options.dryRun {
             return CommandResult(output: yaml + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined())
@@ -208,7 +213,7 @@ public enum InitService {
         bytes.insert(contentsOf: Array(text.utf8), at: insertion)
         let updated = try WorkspaceLoader.load(bytes: bytes, root: root, checkingFolders: false)
         let newFolders = entries.map { $0.path + "/" }
-        let newFindings = LayerChecker(analysis: WorkspaceAnalysis.analyze(updated)).findings().filter { finding in
+        let newFindings = LayerChecker(analysis: try WorkspaceAnalysis.analyze(updated)).findings().filter { finding in
             newFolders.contains { finding.path.hasPrefix($0) }
         }
         let summary = "\(entries.count) new component\(entries.count == 1 ? "" : "s"): \(entries.map { "\($0.name) (\($0.layer))" }.joined(separator: ", "))\n"

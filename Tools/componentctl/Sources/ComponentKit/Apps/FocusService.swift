@@ -28,7 +28,7 @@ public enum FocusService {
         guard FileStatus.isRealFolder(workspace.root.appendingPathComponent(AppPlan.shellFolder)) else {
             throw ToolError("There is no shell at \(AppPlan.shellFolder) for a focused app to run in.", status: .usage)
         }
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let analysis = try WorkspaceAnalysis.analyze(workspace)
         let members = try focusMembers(component, analysis: analysis)
         let feature = component.kind == .plugin ? workspace.host(of: component) : component
         let start = feature.flatMap { $0.interface }.flatMap { interface in

@@ -87,16 +87,20 @@ public struct WorkspaceAnalysis: Sendable {
     /// Reads every component's manifest and sources, components in parallel on every core.
     ///
     /// With `scanImports` false the sources are only read, not lexed: the benchmark's anchor. With
-    /// `readSources` false only the manifests are read: enough for the dependency graph.
-    public static func analyze(_ workspace: Workspace, scanImports: Bool = true, readSources: Bool = true) -> WorkspaceAnalysis {
+    /// `readSources` false only the manifests are read: enough for the dependency graph. A manifest that cannot be read
+    /// is a problem of its component; what stops the reading of any (a request to stop, a setting of componentctl's) is
+    /// thrown.
+    public static func analyze(_ workspace: Workspace, scanImports: Bool = true, readSources: Bool = true) throws -> WorkspaceAnalysis {
         let byPath = Dictionary(workspace.components.map { (LexicalPath.resolve(workspace.folder(of: $0).path), $0.name) }, uniquingKeysWith: { a, _ in a })
-        let results = Mutex<[String: (ComponentPackage, Diagnostic?)]>([:])
+        let results = Mutex<[String: Result<(ComponentPackage, Diagnostic?), ToolError>]>([:])
         let components = workspace.components
         DispatchQueue.concurrentPerform(iterations: components.count) { index in
-            let result = analyze(components[index], in: workspace, componentsByPath: byPath, scanImports: scanImports, readSources: readSources)
+            let result = Result { () throws(ToolError) in
+                try analyze(components[index], in: workspace, componentsByPath: byPath, scanImports: scanImports, readSources: readSources)
+            }
             results.withLock { $0[components[index].name] = result }
         }
-        let collected = results.withLock { $0 }
+        let collected = try results.withLock { $0 }.mapValues { try $0.get() }
         var packages: [String: ComponentPackage] = [:]
         var problems: [Diagnostic] = []
         var owners: [String: String] = [:]
@@ -112,13 +116,15 @@ public struct WorkspaceAnalysis: Sendable {
 
     private static func analyze(
         _ component: Component, in workspace: Workspace, componentsByPath: [String: String], scanImports: Bool, readSources: Bool
-    ) -> (ComponentPackage, Diagnostic?) {
+    ) throws(ToolError) -> (ComponentPackage, Diagnostic?) {
         let folder = workspace.folder(of: component)
         let manifestPath = component.path + "/Package.swift"
         var package = ComponentPackage(component: component, manifestPath: manifestPath, manifest: nil, edges: [], unknownPaths: [], targets: [])
         let manifest: PackageManifest
         do {
             manifest = try workspace.manifests.load(packageIn: folder).locatingSources(in: folder)
+        } catch let error as ToolError {
+            throw error
         } catch {
             let location = (error as? ManifestError)?.location ?? ManifestLocation(line: 1, column: 1)
             let diagnostic = Diagnostic(

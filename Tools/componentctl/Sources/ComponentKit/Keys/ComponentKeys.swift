@@ -115,7 +115,7 @@ public struct ComponentKeys {
         self.context = context
         // The status of every file, the slowest read, runs beside the manifests' on a repository handle of its own.
         let status = status ?? WorkingTreeStatus.start(containing: context.repository.workdir)
-        analysis = known ?? WorkspaceAnalysis.analyze(context.workspace, readSources: false)
+        analysis = try known ?? WorkspaceAnalysis.analyze(context.workspace, readSources: false)
         lock = try Self.trackedLock(context)
         var read = try status.wait()
         // Started from the command's folder, it may have found another repository (one nested in the workspace).

@@ -12,7 +12,7 @@ public enum PinService {
     ) throws -> CommandResult {
         let component = try context.component(name)
         let version = try VersionedWorkspace.version(text)
-        let analysis = WorkspaceAnalysis.analyze(context.workspace)
+        let analysis = try WorkspaceAnalysis.analyze(context.workspace)
         try PinPlanner.refuseIfDependedOn(component, analysis: analysis)
         let plan = try PinPlanner.plan(context, component: component, version: version)
         let staged = try PinPlanner.stage(plan, context)

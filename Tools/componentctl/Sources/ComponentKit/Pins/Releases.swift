@@ -218,7 +218,7 @@ public enum ReleaseService {
         guard !force, let previous = releases.first(where: { $0.version < version && $0.version.prerelease.isEmpty }),
             previous.version.major == version.major, version.major > 0 || previous.version.minor == version.minor
         else { return }
-        let analysis = WorkspaceAnalysis.analyze(context.workspace, scanImports: false, readSources: false)
+        let analysis = try WorkspaceAnalysis.analyze(context.workspace, scanImports: false, readSources: false)
         guard !DependencyGraph(analysis: analysis).dependents(of: [component.name]).isEmpty else { return }
         let diff = try APIDiffService.compare(context, component: component, from: .release(previous), to: .workingTree)
         guard !diff.breaking.isEmpty else { return }

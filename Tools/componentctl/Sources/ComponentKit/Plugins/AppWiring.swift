@@ -46,7 +46,7 @@ public enum AppWiring {
         let hasShell = FileStatus.isRealFolder(workspace.root.appendingPathComponent(AppPlan.shellFolder))
         guard hasShell || !workspace.apps.isEmpty else { return nil }
         guard hasShell else { throw refusal("components.yaml declares apps, but there is no shell at \(AppPlan.shellFolder) for them to run in") }
-        var analysis = WorkspaceAnalysis.analyze(workspace)
+        var analysis = try WorkspaceAnalysis.analyze(workspace)
         staged.addEdges(to: &analysis)
         var catalog = PluginCatalog(analysis)
         catalog.definitions.merge(staged.definitions) { _, new in new }
@@ -89,7 +89,7 @@ public enum AppWiring {
     /// and the workspace's inputs (a component whose key is uncommitted otherwise, by a path package or link, is
     /// named itself). The wiring would record keys no commit has.
     static func uncommittedLinked(_ workspace: Workspace) throws -> [String] {
-        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
+        let analysis = try WorkspaceAnalysis.analyze(workspace, readSources: false)
         let linked = Set(AppPlan.linkedComponents(analysis).values.flatMap { $0 }).filter { workspace.component(named: $0)?.isRuntime == false }
         let dirty = try contentKeys(workspace, analysis: analysis, components: linked, staged: [:]).filter(\.value.uncommitted).keys.sorted()
         guard !dirty.isEmpty else { return [] }

@@ -14,7 +14,7 @@ public enum PluginScaffold {
     ) throws -> CommandResult {
         try ScaffoldService.checkName(name)
         _ = try workspace.apps(namedByOptions: apps)
-        let catalog = PluginCatalog(WorkspaceAnalysis.analyze(workspace))
+        let catalog = PluginCatalog(try WorkspaceAnalysis.analyze(workspace))
         let point = try resolve(pointArgument, in: workspace, catalog: catalog)
         guard let interface = workspace.component(named: point.component) else { throw workspace.unknownComponent(point.component) }
         let pointName = String(point.id.split(separator: "/").last ?? "")

@@ -58,7 +58,7 @@ public enum RuntimePluginPacker {
                     "\(plan.release.tag) registers '\(route)', which is no route pattern the App accepts: \(problem). "
                         + "Fix the pattern and release it again.", status: .findings)
             }
-            let others = PluginRouteOverlapCheck.routes(in: WorkspaceAnalysis.analyze(workspace))
+            let others = PluginRouteOverlapCheck.routes(in: try WorkspaceAnalysis.analyze(workspace))
             let overlaps = sources.routes.compactMap { route in
                 PluginRouteOverlapCheck.overlap(of: route, plugin: name, with: others).map { PluginRouteOverlapCheck.message(route, plugin: name, other: $0) }
             }
@@ -123,7 +123,7 @@ public enum RuntimePluginPacker {
 
     /// The exact version of each workspace component `manifest` depends on, directly or through them.
     static func hostAPI(of manifest: PackageManifest, workspace: Workspace, plugin: String) throws -> [String: String] {
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let analysis = try WorkspaceAnalysis.analyze(workspace)
         let byFolder = Dictionary(workspace.components.map { ($0.folderName.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var queue = manifest.dependencies.compactMap { byFolder[$0.identity] }
         var versions: [String: String] = [:]

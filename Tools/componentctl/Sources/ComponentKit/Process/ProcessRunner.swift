@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Runs a program to completion and collects what it printed.
 ///
@@ -20,11 +21,18 @@ public enum ProcessRunner {
         public var errorText: String { String(decoding: standardError, as: UTF8.self) }
     }
 
+    /// A run killed, with everything it started, because it outlived its time limit.
+    public struct TimedOut: Error, Sendable {
+        /// The limit, in seconds.
+        public var seconds: Double
+    }
+
     /// Runs `executable` with `arguments` in `directory`, with `environment` added to this process's own,
-    /// feeding it `input`; throws when the program cannot be started, or when a request to stop componentctl ended it
-    /// (``StopForwarding``).
+    /// feeding it `input`; throws when the program cannot be started, when a request to stop componentctl ended it
+    /// (``StopForwarding``), or when it ran longer than `timeout` seconds (``TimedOut``).
     public static func run(
-        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil,
+        timeout: Double? = nil
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
@@ -36,6 +44,12 @@ public enum ProcessRunner {
         process.standardError = stderr
         process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         let stop = try StopForwarding.start(process)
+        let timedOut = Mutex(false)
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if stop.end() { timedOut.withLock { $0 = true } }
+            }
+        }
         let output = Background { stdout.fileHandleForReading.readDataToEndOfFile() }
         let errors = Background { stderr.fileHandleForReading.readDataToEndOfFile() }
         if let input {
@@ -47,6 +61,7 @@ public enum ProcessRunner {
         }
         process.waitUntilExit()
         if let signal = stop.finish() { throw StopForwarding.stopped(by: signal, while: "running \(executable.lastPathComponent)") }
+        if let timeout, timedOut.withLock({ $0 }) { throw TimedOut(seconds: timeout) }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Output(status: status, standardOutput: try output.wait(), standardError: try errors.wait())
     }

@@ -11,7 +11,8 @@ import Glibc
 /// group of its own, which Ctrl-C in a terminal does not reach: without this, the child would run on unseen.
 /// A second request, or a group still running `grace` seconds after the first, is ended with SIGKILL, and so is what
 /// is left of the group once the child ended. A request while no child runs or starts ends componentctl as the signal's
-/// default action would. A descendant that leaves the group and ignores the signals is out of reach.
+/// default action would. Descendants that left the group (SwiftPM runs a compiled manifest in a group of its own) get
+/// the same signals: they would otherwise keep componentctl waiting on the pipes they inherited.
 ///
 /// Signal handlers belong to the whole process, so there is one forwarding, installed when componentctl starts
 /// (``install()``) and kept: libdispatch installs a signal source's handler once per signal, and a handler (unlike an
@@ -19,13 +20,36 @@ import Glibc
 public final class StopForwarding: Sendable {
     /// One child being forwarded to, for the code that started it.
     final class Child: Sendable {
+        fileprivate let process: pid_t
         fileprivate let target: pid_t
         fileprivate let received = Mutex<Int32?>(nil)
+        /// The descendants outside the child's group, listed at the first signal: once the child ended they are no
+        /// longer its descendants.
+        private let strays = Mutex<[pid_t]?>(nil)
         private let forwarding: StopForwarding
 
-        fileprivate init(target: pid_t, forwarding: StopForwarding) {
+        fileprivate init(process: pid_t, target: pid_t, forwarding: StopForwarding) {
+            self.process = process
             self.target = target
             self.forwarding = forwarding
+        }
+
+        /// Sends `signal` to the child's group and to its descendants outside it.
+        fileprivate func send(_ signal: Int32) {
+            let outside = strays.withLock { strays in
+                if strays == nil { strays = ProcessTree.descendants(of: process) }
+                return strays ?? []
+            }
+            kill(target, signal)
+            ProcessTree.signal(signal, outside, outside: target < 0 ? -target : -1)
+        }
+
+        /// Kills the child, its group and its descendants, unless it ended already; whether it was still running.
+        @discardableResult
+        func end() -> Bool {
+            guard forwarding.state.withLock({ $0.children.contains { $0 === self } }) else { return false }
+            send(SIGKILL)
+            return true
         }
 
         /// Stops forwarding to this child, which ended; the signal that asked to stop while it ran, if one did. What is
@@ -33,7 +57,10 @@ public final class StopForwarding: Sendable {
         func finish() -> Int32? {
             forwarding.state.withLock { $0.children.removeAll { $0 === self } }
             let signal = received.withLock { $0 }
-            if signal != nil, target < 0 { kill(target, SIGKILL) }
+            if signal != nil {
+                if target < 0 { kill(target, SIGKILL) }
+                ProcessTree.signal(SIGKILL, strays.withLock { $0 ?? [] }, outside: target < 0 ? -target : -1)
+            }
             return signal
         }
     }
@@ -93,11 +120,9 @@ public final class StopForwarding: Sendable {
             defer { received = received ?? signal }
             return received == nil
         }
-        kill(child.target, first ? SIGINT : SIGKILL)
+        child.send(first ? SIGINT : SIGKILL)
         guard first else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.grace) { [self] in
-            if state.withLock({ $0.children.contains { $0 === child } }) { kill(child.target, SIGKILL) }
-        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.grace) { child.end() }
     }
 
     /// Runs `process` (``Process/run()``) with requests to stop forwarded to it; call ``Child/finish()`` once it ended.
@@ -112,7 +137,7 @@ public final class StopForwarding: Sendable {
         }
         let pid = process.processIdentifier
         // The child's group, unless it shares ours: then only the child itself (signalling our group would stop us too).
-        let child = Child(target: getpgid(pid) == pid && getpgrp() != pid ? -pid : pid, forwarding: forwarding)
+        let child = Child(process: pid, target: getpgid(pid) == pid && getpgrp() != pid ? -pid : pid, forwarding: forwarding)
         let pending = forwarding.state.withLock { state in
             state.starting -= 1
             state.children.append(child)

@@ -60,7 +60,7 @@ public enum AffectedService {
         let baseCommit = try revision(base, option: "--base", in: repository)
         let headCommit = try revision(head ?? "HEAD", option: "--head", in: repository)
         let workspace = context.workspace
-        let analysis = WorkspaceAnalysis.analyze(workspace, readSources: false)
+        let analysis = try WorkspaceAnalysis.analyze(workspace, readSources: false)
         let inputs = try BuildInputs(context)
         let declared = workspace.inputs.map(context.repositoryPath)
         var paths: [String: Set<String>] = [:]

@@ -46,7 +46,7 @@ public enum BuildPlanner {
         if let base = selection.affectedBase {
             let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: base, head: selection.head, uncommitted: false)
             let names = Set(rows.filter { $0.kind == .component }.map(\.name))
-            let jobs = dependenciesFirst(workspace.components.filter { names.contains($0.name) }, in: workspace).map(service.standaloneJob)
+            let jobs = try dependenciesFirst(workspace.components.filter { names.contains($0.name) }, in: workspace).map(service.standaloneJob)
             let apps = selection.mode == .standalone ? [] : rows.filter { $0.kind == .app }.map(\.name)
             // Each affected app alone; a workspace that declares no apps has its root package, built whole.
             let appJobs = workspace.apps.isEmpty ? apps.map { _ in service.integratedJob() } : try apps.map { service.appJob(try workspace.app(named: $0)) }
@@ -62,12 +62,12 @@ public enum BuildPlanner {
                 guard let component = workspace.component(named: name) else { throw workspace.unknownComponent(name) }
                 return component
             }
-        return (dependenciesFirst(chosen, in: workspace).map(service.standaloneJob), false)
+        return (try dependenciesFirst(chosen, in: workspace).map(service.standaloneJob), false)
     }
 
     /// Dependencies build first, so that a shared scratch folder reuses what their own builds compiled.
-    private static func dependenciesFirst(_ components: [Component], in workspace: Workspace) -> [Component] {
-        let graph = DependencyGraph(analysis: .analyze(workspace, scanImports: false, readSources: false))
+    private static func dependenciesFirst(_ components: [Component], in workspace: Workspace) throws -> [Component] {
+        let graph = DependencyGraph(analysis: try .analyze(workspace, scanImports: false, readSources: false))
         let byName = Dictionary(components.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         return graph.dependenciesFirst(components.map(\.name)).compactMap { byName[$0] }
     }

@@ -24,7 +24,7 @@ public enum CheckLayersService {
 
     /// Checks `workspace`: exit 0 clean (warnings allowed), 1 errors or stale baseline entries.
     public static func run(_ workspace: Workspace, options: Options) throws -> CommandResult {
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let analysis = try WorkspaceAnalysis.analyze(workspace)
         var findings = LayerChecker(analysis: analysis).findings()
         var messages: [String] = []
         if let url = options.writeBaseline {

@@ -19,6 +19,9 @@ public enum ExitStatus: Int32, Sendable {
     /// Stopped by a request to terminate (SIGTERM, a CI runner cancelling).
     case terminated = 143
 
+    /// Whether a request to stop componentctl ended the command: nothing after it may run.
+    public var isStop: Bool { rawValue > 128 }
+
     /// The status of a command that `signal` stopped.
     static func stopped(_ signal: Int32) -> ExitStatus {
         switch signal {

@@ -21,7 +21,7 @@ public enum RemoveService {
         guard removedNames.count < workspace.components.count else {
             throw ToolError("A workspace keeps at least one component; remove the others first.", status: .usage)
         }
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let analysis = try WorkspaceAnalysis.analyze(workspace)
         try refuseDependents(of: removed, in: analysis)
         let modules = Set(removed.flatMap { analysis.packages[$0.name]?.modules ?? [] })
         try refuseImports(of: modules, outside: removed, root: workspace.root)

@@ -161,7 +161,7 @@ public enum ScaffoldService {
     static func refuseModuleClashes(_ modules: [String], workspace: Workspace) throws {
         var taken: [String: String] = [:]
         for name in LayerChecker.systemModules { taken[name.lowercased()] = "a module of the toolchain" }
-        let analysis = WorkspaceAnalysis.analyze(workspace, scanImports: false, readSources: false)
+        let analysis = try WorkspaceAnalysis.analyze(workspace, scanImports: false, readSources: false)
         for (component, package) in analysis.packages {
             for target in package.manifest?.targets ?? [] { taken[target.name.lowercased()] = "a target of component '\(component)'" }
         }

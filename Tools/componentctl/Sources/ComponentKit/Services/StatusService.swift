@@ -21,7 +21,7 @@ public enum StatusService {
         let repository = context.repository
         let head = try repository.headCommit()
         let changed = try repository.changedFiles(under: context.prefix)
-        let linked = AppPlan.linkedComponents(WorkspaceAnalysis.analyze(context.workspace, readSources: false))
+        let linked = AppPlan.linkedComponents(try WorkspaceAnalysis.analyze(context.workspace, readSources: false))
         let only = try app.map { linked[try context.workspace.app(named: $0).name] ?? [] }
         let apps = context.workspace.apps.map(\.name)
         return try context.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in

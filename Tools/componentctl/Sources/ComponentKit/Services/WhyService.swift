@@ -3,7 +3,7 @@ public enum WhyService {
     /// The chain from `from` to `to` as text; exit 1 when there is none.
     public static func run(_ workspace: Workspace, from: String, to: String) throws -> CommandResult {
         for name in [from, to] where workspace.component(named: name) == nil { throw workspace.unknownComponent(name) }
-        let analysis = WorkspaceAnalysis.analyze(workspace)
+        let analysis = try WorkspaceAnalysis.analyze(workspace)
         guard let path = DependencyGraph(analysis: analysis).shortestPath(from: from, to: to), path.count > 1 else {
             // A manifest that could not be read has no edges: "does not depend" would be a guess.
             let unread = analysis.unreadableComponents

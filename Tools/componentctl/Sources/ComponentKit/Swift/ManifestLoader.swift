@@ -42,15 +42,24 @@ public struct ManifestLoader: Sendable {
     }
 
     /// The manifest file SwiftPM reads in `folder`: of the `Package@swift-X[.Y[.Z]].swift` files, the one of the highest
-    /// version not above the toolchain's, else `Package.swift`.
+    /// version not above the toolchain's, if the tools version it declares is above the one `Package.swift` declares;
+    /// else `Package.swift`.
     func manifestFile(in folder: URL) throws -> URL {
+        let regular = folder.appendingPathComponent("Package.swift")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).compactMap { name in
             Self.versionOfSpecificManifest(name).map { (name, $0) }
         }
-        guard !names.isEmpty else { return folder.appendingPathComponent("Package.swift") }
+        guard !names.isEmpty else { return regular }
         let toolchain = Self.version(ofToolchain: try ToolchainVersion.of(swift: swift, environment: environment))
-        let chosen = names.filter { $0.1.lexicographicallyPrecedes(toolchain) || $0.1 == toolchain }.max { $0.1.lexicographicallyPrecedes($1.1) }
-        return folder.appendingPathComponent(chosen?.0 ?? "Package.swift")
+        let candidate = names.filter { !toolchain.lexicographicallyPrecedes($0.1) }.max { $0.1.lexicographicallyPrecedes($1.1) }
+        guard let candidate else { return regular }
+        let specific = folder.appendingPathComponent(candidate.0)
+        return Self.declaredToolsVersion(of: regular).lexicographicallyPrecedes(Self.declaredToolsVersion(of: specific)) ? specific : regular
+    }
+
+    /// The tools version the manifest `file` declares; `[0, 0, 0]` when it declares none or cannot be read.
+    private static func declaredToolsVersion(of file: URL) -> [Int] {
+        PackageManifest.toolsVersion(in: Array(FileManager.default.contents(atPath: file.path) ?? Data()))
     }
 
     /// `[6, 0, 0]` for `Package@swift-6.swift`, `[5, 9, 0]` for `Package@swift-5.9.swift`; nil for other names.
@@ -131,8 +140,16 @@ public struct ManifestLoader: Sendable {
 
     private func runDumpPackage(in folder: URL) throws -> Data {
         let run: ProcessRunner.Output
+        let limit = try timeout()
         do {
-            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["package", "--package-path", folder.path, "dump-package"], environment: environment)
+            run = try ProcessRunner.run(
+                URL(fileURLWithPath: swift), ["package", "--package-path", folder.path, "dump-package"], environment: environment, timeout: limit)
+        } catch let error as ToolError where error.exitStatus.isStop {
+            throw error
+        } catch is ProcessRunner.TimedOut {
+            throw ManifestError(
+                message: "SwiftPM did not finish evaluating it within \(Int(limit)) s (a manifest that never ends?); "
+                    + "make it end, or give it longer with \(Self.timeoutVariable)=<seconds>")
         } catch {
             throw ManifestError(
                 message: "the static reader cannot evaluate it, and SwiftPM could not be run to do so ('\(swift)': \(ToolError.describe(error))); "
@@ -151,6 +168,19 @@ public struct ManifestLoader: Sendable {
                 location: Self.firstErrorLocation(in: text))
         }
         return run.standardOutput
+    }
+
+    /// The variable naming how many seconds one evaluation may take.
+    static let timeoutVariable = "COMPONENTCTL_MANIFEST_TIMEOUT"
+
+    /// How long one evaluation may take: ``timeoutVariable``'s seconds, else two minutes (a cold evaluation takes about one
+    /// second).
+    private func timeout() throws -> Double {
+        guard let text = environment[Self.timeoutVariable] else { return 120 }
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw ToolError("\(Self.timeoutVariable) is '\(text)'; set it to a number of seconds above 0, or unset it.", status: .usage)
+        }
+        return seconds
     }
 
     /// The line and column of the first `Package.swift:L:C: error:` in SwiftPM's output.
