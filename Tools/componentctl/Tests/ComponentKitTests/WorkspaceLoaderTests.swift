@@ -117,8 +117,10 @@ import TestSupport
         #expect(errors(collide).contains { $0.contains("folder 'storage' of 'storage2' has the same name as folder 'Storage' of 'storage'") })
     }
 
-    @Test func aComponentNamedLikeTheCheckoutFolderIsRefused() throws {
+    @Test func aComponentNamedLikeTheCheckoutFolderIsRefusedWhereTheRootPackageHasThatName() throws {
         let scratch = try workspace(header + "  main:\n    path: Packages/Core/Main\n    layer: core\n", packages: ["Packages/Core/Main"], folder: "main")
+        #expect(errors(scratch).isEmpty, "no root package, so the name is free")
+        try scratch.package(".", name: "Main")
         #expect(errors(scratch).contains { $0.contains("has the name of the workspace folder 'main'") })
     }
 

@@ -120,6 +120,9 @@ import TestSupport
             scratch, "Apps/Search", name: "Search", dependencies: [#".package(path: "../../Base/Models")"#],
             targets: #".target(name: "Search", dependencies: ["Models"])"#)
         try scratch.write("Apps/Search/Sources/Search/Search.swift", "import Models\nimport Networking\n")
+        // An older package starts using the new one before it is registered.
+        try scratch.write("Apps/Profile/Sources/Profile/Find.swift", "import Search\n")
+        let cacheManifest = try scratch.read("Shared/Cache-Kit/Package.swift")
         try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Shared/Cache-Kit/Package.swift"))
         let again = try tool(scratch, ["init"])
         #expect(again.status == 0, "\(again.error)")
@@ -128,7 +131,36 @@ import TestSupport
         let yaml = try scratch.read("components.yaml")
         #expect(yaml.contains("  # the team's own note\n  Profile:\n"))
         #expect(yaml.contains("  Search:\n    path: Apps/Search\n    layer: business\n"), "\(yaml)")
-        #expect(try scratch.read("componentctl-baseline.json").contains("'Search' imports Networking"), "the new package's findings join the baseline")
+        let baseline = try scratch.read("componentctl-baseline.json")
+        #expect(baseline.contains("'Search' imports Networking"), "the new package's findings join the baseline")
+        #expect(!baseline.contains("imports Search"), "a finding outside the new packages is the team's to read")
+        #expect(again.error.contains("outside the new packages are not in the baseline"), "\(again.error)")
+        try scratch.write("Shared/Cache-Kit/Package.swift", cacheManifest)
+        #expect(try tool(scratch, ["check-layers"]).output.contains("'Profile' imports Search"))
+        try scratch.replace(in: "componentctl-baseline.json", "\"version\" : 1", with: "\"version\" : 99")
+        let future = try tool(scratch, ["check-layers"])
+        #expect(future.status == 2 && future.error.contains("its format version is 99"), "\(future.error)")
+    }
+
+    @Test func initAgainFillsAnEmptyFlowSectionAndNamesAFlowStyleItCannotAddTo() throws {
+        let scratch = try Self.teamRepository()
+        // One layer: no rule names a component, so the section can be emptied.
+        #expect(try tool(scratch, ["init", "--one-layer"]).status == 0)
+        let written = try scratch.read("components.yaml")
+        let head = try #require(written.components(separatedBy: "\ncomponents:").first)
+        let layer = try #require(written.split(separator: "\n").first { $0.hasPrefix("    layer: ") }).dropFirst("    layer: ".count)
+        try scratch.write("components.yaml", head + "\ncomponents: {}\n")
+        let filled = try tool(scratch, ["init"])
+        #expect(filled.status == 0, "\(filled.error)")
+        #expect(filled.output.hasPrefix("5 new components"), "\(filled.output)")
+        #expect(try scratch.read("components.yaml").contains("\ncomponents:\n  # added by 'componentctl init'\n"))
+        let checked = try tool(scratch, ["check-layers"])
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
+        try scratch.write("components.yaml", head + "\ncomponents: {Models: {path: Base/Models, layer: \(layer)}}\n")
+        let refused = try tool(scratch, ["init"])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("written in flow style") && refused.error.contains("then run the command again"), "\(refused.error)")
+        #expect(try scratch.read("components.yaml").hasSuffix("{Models: {path: Base/Models, layer: \(layer)}}\n"), "left as it was")
     }
 
     @Test func oneLayerPutsEveryComponentInOneLayerThatAllowsAnyEdge() throws {
@@ -170,8 +202,11 @@ import TestSupport
         #expect(try tool(scratch, ["init"]).status == 0)
         try scratch.write("Apps/Feed/Sources/Feed/Vendor.swift", "import CompanySDK\n")
         #expect(try tool(scratch, ["check-layers"]).status == 1)
-        try scratch.replace(in: "components.yaml", "  # system-modules: []", with: "  system-modules: [CompanySDK]")
-        #expect(try tool(scratch, ["check-layers"]).status == 0)
+        // A team's list that also names a component's module does not hide that the component provides it.
+        try scratch.replace(in: "components.yaml", "  # system-modules: []", with: "  system-modules: [CompanySDK, Models]")
+        let checked = try tool(scratch, ["check-layers"])
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(!checked.output.contains("redundant-dependency"), "\(checked.output)")
     }
 
     @Test func newFollowsTheRepositorysLayoutPlatformsAndNamesAndNeedsNothingOfTheSample() throws {
@@ -204,6 +239,8 @@ import TestSupport
         #expect(workflow.contains("run: componentctl affected --base \"$BASE\" --format github-matrix") || workflow.contains("matrix=$(componentctl affected"))
         #expect(!workflow.contains("Tools/componentctl") && !workflow.contains("upload-artifact"), "nothing to build or pass between jobs")
         #expect(workflow.contains("run: if [ -x scripts/setup.sh ]; then scripts/setup.sh; fi"))
+        #expect(workflow.contains("componentctl check-layers --format github"))
+        #expect(!workflow.contains("test --integrated"), "no root package, so nothing integrated to test")
         let lint = try scratch.run("/usr/bin/env", ["actionlint", scratch.root.appendingPathComponent(".github/workflows/components.yml").path])
         #expect(lint.isEmpty, "actionlint: \(lint)")
         #expect(try tool(scratch, ["sync", "--check"]).status == 0)

@@ -122,7 +122,9 @@ public enum InitService {
                 notes.append("'\(package.path)' is left out: its folder has the name of '\(other)', and SwiftPM identifies a package by its folder name")
                 continue
             }
-            if folder.lowercased() == root.lastPathComponent.lowercased() {
+            if folder.lowercased() == root.lastPathComponent.lowercased(),
+                FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+            {
                 notes.append("'\(package.path)' is left out: its folder has the name of the repository's folder, the root package's identity")
                 continue
             }
@@ -207,22 +209,27 @@ public enum InitService {
             let layer = dependsOnNone ? layers[layers.count - 1] : dependedOn.contains(entry.name) && layers.count > 2 ? layers[1] : layers[0]
             return (entry.name, entry.package.path, layer)
         }
-        var bytes = workspace.fileBytes
-        let insertion = InitYAML.endOfComponents(in: workspace)
-        let text = InitYAML.entries(entries, note: "added by 'componentctl init'")
-        bytes.insert(contentsOf: Array(text.utf8), at: insertion)
+        let note = "added by 'componentctl init'"
+        let bytes = try ComponentsFileEditor.addingComponents(in: workspace) { InitYAML.entries(entries, note: note, keyIndent: $0, fieldIndent: $1) }
+        let text = InitYAML.entries(entries, note: note)
         let updated = try WorkspaceLoader.load(bytes: bytes, root: root, checkingFolders: false)
         let newFolders = entries.map { $0.path + "/" }
-        let newFindings = LayerChecker(analysis: try WorkspaceAnalysis.analyze(updated)).findings().filter { finding in
-            newFolders.contains { finding.path.hasPrefix($0) }
+        let baselineURL = updated.checks.baseline.map { root.appendingPathComponent($0) }
+        let current = try baselineURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? try Baseline.load($0) : nil } ?? Baseline(accepting: [])
+        // What the baseline does not accept yet: the new packages' findings are accepted; others (the new packages changed
+        // what another's imports mean) are the team's to read.
+        let unaccepted = current.apply(to: LayerChecker(analysis: try WorkspaceAnalysis.analyze(updated)).findings()).new
+        let newFindings = unaccepted.filter { finding in newFolders.contains { finding.path.hasPrefix($0) } }
+        let elsewhere = unaccepted.count - newFindings.count
+        if elsewhere > 0 {
+            notes.append(
+                "\(elsewhere) finding\(elsewhere == 1 ? "" : "s") outside the new packages \(elsewhere == 1 ? "is" : "are") not in the baseline: "
+                    + "'componentctl check-layers' shows \(elsewhere == 1 ? "it" : "them"); fix \(elsewhere == 1 ? "it" : "them"), "
+                    + "or accept \(elsewhere == 1 ? "it" : "them") with 'check-layers --write-baseline'")
         }
         let summary = "\(entries.count) new component\(entries.count == 1 ? "" : "s"): \(entries.map { "\($0.name) (\($0.layer))" }.joined(separator: ", "))\n"
         if options.dryRun { return CommandResult(output: text + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined()) }
-        if let baselinePath = updated.checks.baseline, !newFindings.isEmpty {
-            let url = root.appendingPathComponent(baselinePath)
-            let current = FileManager.default.fileExists(atPath: url.path) ? try Baseline.load(url) : Baseline(accepting: [])
-            try current.adding(newFindings).save(url)
-        }
+        if let baselineURL, !newFindings.isEmpty { try current.adding(newFindings).save(baselineURL) }
         try AtomicFile.write(Data(bytes), to: root.appendingPathComponent(WorkspaceLoader.fileName))
         let accepted = updated.checks.baseline == nil || newFindings.isEmpty ? "" : "; their \(newFindings.count) findings are in the baseline"
         return CommandResult(output: summary.dropLast() + accepted + "\n", errors: notes.map { "note: \($0)\n" }.joined())

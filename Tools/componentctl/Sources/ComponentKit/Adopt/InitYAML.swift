@@ -64,23 +64,13 @@ enum InitYAML {
         return text
     }
 
-    /// Block-style component entries, each `name:` with its `path:` and `layer:`.
-    static func entries(_ entries: [(name: String, path: String, layer: String)], note: String?) -> String {
-        var text = note.map { "  # \($0)\n" } ?? ""
+    /// Block-style component entries, each `name:` with its `path:` and `layer:`, keys and fields indented as given.
+    static func entries(_ entries: [(name: String, path: String, layer: String)], note: String?, keyIndent: String = "  ", fieldIndent: String = "    ") -> String {
+        var text = note.map { "\(keyIndent)# \($0)\n" } ?? ""
         for entry in entries {
-            text += "  \(quoted(entry.name)):\n    path: \(quoted(entry.path))\n    layer: \(entry.layer)\n"
+            text += "\(keyIndent)\(quoted(entry.name)):\n\(fieldIndent)path: \(quoted(entry.path))\n\(fieldIndent)layer: \(entry.layer)\n"
         }
         return text
-    }
-
-    /// The byte offset just after the last line of the `components:` section, where entries are added.
-    static func endOfComponents(in workspace: Workspace) -> Int {
-        guard case .mapping(let sections, _, _) = workspace.document, let node = sections.first(where: { $0.key.value == "components" })?.value else {
-            return workspace.fileBytes.count
-        }
-        var offset = ComponentsFileEditor.end(of: node, in: workspace.fileBytes)
-        while offset < workspace.fileBytes.count, workspace.fileBytes[offset] != UInt8(ascii: "\n") { offset += 1 }
-        return min(offset + 1, workspace.fileBytes.count)
     }
 
     private static func sameLayerEdges(_ edges: [String: Set<String>], proposal: LayerProposal) -> [String] {

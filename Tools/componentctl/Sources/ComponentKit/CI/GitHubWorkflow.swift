@@ -126,8 +126,24 @@ public enum GitHubWorkflow {
                 """
             fetchTool = ""
         }
-        // Without apps the integrated job is keyed by every component's key.
+        // Without apps the integrated job is keyed by every component's key; without a root package either, there is
+        // nothing integrated to test (an Xcode project's app does not build on a Linux runner).
         let hashApps = workspace.apps.isEmpty ? "hash" : "hash \(apps)"
+        let hasRootPackage = FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("Package.swift").path)
+        let testApps =
+            !workspace.apps.isEmpty || hasRootPackage
+            ? """
+                      - name: Compute the apps' key
+                        id: key
+                        run: echo "key=$(\(tool) \(hashApps) --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
+                      - uses: actions/cache@v5
+                        with:
+                          path: .componentctl/results
+                          key: componentctl-test-apps-${{ steps.key.outputs.key }}
+                      - name: Test the apps
+                        run: \(tool) test \(apps) --verbose --cache .componentctl/results
+
+                """ : ""
         return """
               # Lists the components a change touched and those that depend on them (every one on a first push).
               affected:
@@ -191,16 +207,7 @@ public enum GitHubWorkflow {
                     run: \(tool) check-layers --format github
                   - name: Check that the generated files and pins are up to date
                     run: \(tool) sync --check
-                  - name: Compute the apps' key
-                    id: key
-                    run: echo "key=$(\(tool) \(hashApps) --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
-                  - uses: actions/cache@v5
-                    with:
-                      path: .componentctl/results
-                      key: componentctl-test-apps-${{ steps.key.outputs.key }}
-                  - name: Test the apps
-                    run: \(tool) test \(apps) --verbose --cache .componentctl/results
-
+            \(testApps)
             """
     }
 

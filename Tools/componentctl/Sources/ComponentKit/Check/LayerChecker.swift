@@ -82,11 +82,13 @@ public struct LayerChecker: Sendable {
             for file in target.files {
                 for declaration in file.imports {
                     let module = declaration.module
-                    if module == target.declaration.moduleName || systemModules.contains(module) { continue }
+                    if module == target.declaration.moduleName { continue }
+                    // A declared dependency's module wins over a system module of the same name, as it does in the compiler.
                     if let index = declared.firstIndex(where: { $0.1.modules.contains(module) }) {
                         used.insert(index)
                         continue
                     }
+                    if systemModules.contains(module) { continue }
                     findings.append(implicitImport(declaration, in: file, target: target.declaration, package: package))
                 }
             }

@@ -30,11 +30,19 @@ public struct Baseline: Sendable, Codable, Equatable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw WorkspaceError.unreadable(path: url.path, reason: "the baseline file does not exist; create it with --write-baseline")
         }
+        let baseline: Baseline
         do {
-            return try JSONDecoder().decode(Baseline.self, from: data)
+            baseline = try JSONDecoder().decode(Baseline.self, from: data)
         } catch {
             throw WorkspaceError.unreadable(path: url.path, reason: "it is not a componentctl baseline (\(JSONOutput.summary(of: error)))")
         }
+        guard baseline.version == Baseline(accepting: []).version else {
+            throw WorkspaceError.unreadable(
+                path: url.path,
+                reason: "its format version is \(baseline.version), and this componentctl reads version \(Baseline(accepting: []).version); "
+                    + "write it again with 'check-layers --write-baseline'")
+        }
+        return baseline
     }
 
     /// Writes the baseline atomically.

@@ -201,24 +201,15 @@ public enum ScaffoldService {
 
     /// components.yaml with the new entries after the last component, indented like the others.
     static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
-        let (offset, text) = try componentsInsertion(packages, in: workspace)
-        var result = workspace.fileBytes
-        result.insert(contentsOf: Array(text.utf8), at: offset)
-        return result
+        try ComponentsFileEditor.addingComponents(in: workspace) { entries(packages, keyIndent: $0, fieldIndent: $1) }
     }
 
     /// Where the new entries go (after the last component's last line) and their text.
     static func componentsInsertion(_ packages: [Package], in workspace: Workspace) throws -> (offset: Int, text: String) {
-        guard case .mapping(let top, _, _) = workspace.document,
-            case .mapping(let components, _, false)? = top.first(where: { $0.key.value == "components" })?.value,
-            let last = components.last, case .mapping(let fields, _, false) = last.value, let firstField = fields.first?.key,
-            case .scalar(let lastValue)? = fields.last?.value
-        else {
-            throw ToolError("components.yaml's components are not a block mapping of block mappings; add the entries by hand.", status: .usage)
-        }
-        let bytes = workspace.fileBytes
-        let keyIndent = String(repeating: " ", count: last.key.start.column - 1)
-        let fieldIndent = String(repeating: " ", count: firstField.start.column - 1)
+        try ComponentsFileEditor.componentsInsertion(in: workspace) { entries(packages, keyIndent: $0, fieldIndent: $1) }
+    }
+
+    private static func entries(_ packages: [Package], keyIndent: String, fieldIndent: String) -> String {
         var text = ""
         for package in packages {
             text += "\(keyIndent)\(package.name):\n\(fieldIndent)path: \(package.folder)\n\(fieldIndent)layer: \(package.layer)\n"
@@ -227,10 +218,7 @@ public enum ScaffoldService {
             if let interface = package.interface { text += "\(fieldIndent)interface: \(interface)\n" }
             text += "\(fieldIndent)version: 0.1.0\n"
         }
-        if let newline = bytes[lastValue.end.offset...].firstIndex(of: UInt8(ascii: "\n")) {
-            return (newline + 1, text)
-        }
-        return (bytes.count, "\n" + text)
+        return text
     }
 
     /// Package.swift with each package (folder, and the module its product is named after) in its

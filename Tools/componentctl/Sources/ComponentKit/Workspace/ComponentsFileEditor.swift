@@ -105,6 +105,66 @@ public enum ComponentsFileEditor {
         return ranges
     }
 
+    /// Text a component's entries are written with, given the indentation of a component's key and of its fields.
+    typealias Entries = (_ keyIndent: String, _ fieldIndent: String) -> String
+
+    /// The file's bytes with component entries added at the end of `components:`. An empty `components: {}`, an empty
+    /// `components:` and a file without the section are opened up in block style; entries written in flow style are refused.
+    static func addingComponents(in workspace: Workspace, _ entries: Entries) throws -> [UInt8] {
+        var bytes = workspace.fileBytes
+        guard case .mapping(let top, _, false) = workspace.document, let section = top.first(where: { $0.key.value == "components" }) else {
+            let separator = bytes.isEmpty || bytes.last == UInt8(ascii: "\n") ? "" : "\n"
+            return bytes + Array("\(separator)components:\n\(entries("  ", "    "))".utf8)
+        }
+        var insertion: Int
+        switch section.value {
+        case .mapping(let components, let start, true) where components.isEmpty:
+            var from = start.offset
+            let close = end(of: section.value, in: bytes)
+            // No space is left at the end of 'components:' when nothing else is on its line.
+            if bytes[close...].prefix(while: { $0 != UInt8(ascii: "\n") }).allSatisfy({ $0 == UInt8(ascii: " ") }) {
+                while from > 0, bytes[from - 1] == UInt8(ascii: " ") { from -= 1 }
+            }
+            bytes.removeSubrange(from..<close)
+            insertion = from
+        case .scalar(let scalar) where scalar.value.isEmpty:
+            insertion = section.key.end.offset
+        default:
+            let (offset, text) = try componentsInsertion(in: workspace, entries)
+            bytes.insert(contentsOf: Array(text.utf8), at: offset)
+            return bytes
+        }
+        insertion = bytes[insertion...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+        let separator = insertion == bytes.count && !bytes.isEmpty && bytes.last != UInt8(ascii: "\n") ? "\n" : ""
+        bytes.insert(contentsOf: Array((separator + entries("  ", "    ")).utf8), at: insertion)
+        return bytes
+    }
+
+    /// Where entries go in a block-style `components:` of block-style entries (after the last one's last line), and their
+    /// text, indented like the others.
+    static func componentsInsertion(in workspace: Workspace, _ entries: Entries) throws -> (offset: Int, text: String) {
+        guard case .mapping(let top, _, _) = workspace.document, let section = top.first(where: { $0.key.value == "components" }) else {
+            throw ToolError("components.yaml has no components: section; add one.", status: .usage)
+        }
+        guard case .mapping(let components, _, false) = section.value, let last = components.last else { throw notBlockStyle(section.key) }
+        let bytes = workspace.fileBytes
+        let keyIndent = String(repeating: " ", count: last.key.start.column - 1)
+        // Fields as the last entry has them, or two spaces below its key where they are written `{ path: ..., layer: ... }`.
+        var fieldIndent = keyIndent + "  "
+        if case .mapping(let fields, _, false) = last.value, let first = fields.first?.key { fieldIndent = String(repeating: " ", count: first.start.column - 1) }
+        let text = entries(keyIndent, fieldIndent)
+        let end = end(of: last.value, in: bytes)
+        if let newline = bytes[end...].firstIndex(of: UInt8(ascii: "\n")) { return (newline + 1, text) }
+        return (bytes.count, "\n" + text)
+    }
+
+    private static func notBlockStyle(_ key: YAMLScalar) -> ToolError {
+        ToolError(
+            "components.yaml:\(key.start.line): the components are written in flow style ('components: {a: ..., b: ...}'), so componentctl "
+                + "cannot add to them; write each on lines of its own ('  a:' with its fields below), then run the command again.",
+            status: .usage)
+    }
+
     /// The byte offset where `node` ends (a flow collection's closing bracket included).
     static func end(of node: YAMLNode, in bytes: [UInt8]) -> Int {
         switch node {

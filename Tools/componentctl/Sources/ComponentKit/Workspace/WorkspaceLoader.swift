@@ -269,7 +269,9 @@ struct SchemaReader {
 
     private mutating func checkRelations(_ components: [Component], componentMap: Map) {
         var byFolder: [String: Component] = [:]
-        let checkout = root.lastPathComponent.lowercased()
+        // The root package's identity is the checkout's folder name; without a root package that name is free.
+        let checkout =
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root.lastPathComponent.lowercased() : nil
         for component in components {
             let folder = component.folderName.lowercased()
             if let other = byFolder[folder] {
