@@ -85,6 +85,8 @@ import TestSupport
 
         let checked = try tool(scratch, ["check-layers"])
         #expect(checked.status == 0, "\(checked.output)")
+        #expect(try scratch.read(".gitignore").hasSuffix("\n.componentctl/\n.pin-*/\n.pack-*/\n"), "componentctl's folders ignored, .build/ once")
+        #expect(try scratch.run("/usr/bin/env", ["git", "-C", scratch.root.path, "status", "--porcelain", "--", ".componentctl"]).isEmpty)
         // What was wrong on the day (Profile imports Networking without declaring it) waits in the baseline.
         let baseline = try scratch.read("componentctl-baseline.json")
         #expect(baseline.contains("'Profile' imports Networking"), "\(baseline)")

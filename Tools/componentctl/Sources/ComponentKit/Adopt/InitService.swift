@@ -40,7 +40,26 @@ public enum InitService {
         let packages = try read(found, in: root, manifests: manifests)
         if adopted { return try adopt(packages, root: root, options: options) }
         let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
-        return try start(packages, projects: projects, root: root, options: options)
+        return try start(packages, projects: projects, root: root, options: options, repository: repository)
+    }
+
+    /// What componentctl writes in a workspace that is no one's to commit: its lock, journal and results, pin checkouts and
+    /// pack folders, builds.
+    static let ignoredFolders = [".componentctl/", ".pin-*/", ".pack-*/", ".build/"]
+
+    /// Adds to the root's `.gitignore` each of ``ignoredFolders`` git does not ignore yet; the patterns it added.
+    private static func ignoreComponentctlsFolders(in root: URL, repository: GitRepository?) throws -> [String] {
+        guard let repository else { return [] }
+        let missing = try ignoredFolders.filter { pattern in
+            try !repository.isIgnored(pattern.replacingOccurrences(of: "*", with: "componentctl"))
+        }
+        guard !missing.isEmpty else { return [] }
+        let file = root.appendingPathComponent(".gitignore")
+        var text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        text += "# componentctl's own folders (its lock, results, pin checkouts, builds)\n" + missing.map { $0 + "\n" }.joined()
+        try AtomicFile.write(Data(text.utf8), to: file)
+        return missing
     }
 
     /// A package found, with its manifest when SwiftPM could read it.
@@ -82,7 +101,9 @@ public enum InitService {
 
     // MARK: A new workspace
 
-    private static func start(_ packages: [FoundPackage], projects: [String], root: URL, options: Options) throws -> CommandResult {
+    private static func start(
+        _ packages: [FoundPackage], projects: [String], root: URL, options: Options, repository: GitRepository?
+    ) throws -> CommandResult {
         var notes: [String] = []
         let named = names(for: packages, root: root, notes: &notes)
         let byPath = Dictionary(named.map { ($0.package.path, $0.name) }, uniquingKeysWith: { a, _ in a })
@@ -101,9 +122,11 @@ public enum InitService {
             return CommandResult(output: yaml + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined())
         }
         try Baseline(accepting: findings).save(root.appendingPathComponent(baselineFile))
+        let ignored = try ignoreComponentctlsFolders(in: root, repository: repository)
         try AtomicFile.write(Data(yaml.utf8), to: root.appendingPathComponent(WorkspaceLoader.fileName))
+        let gitignore = ignored.isEmpty ? "" : "; added \(ignored.joined(separator: ", ")) to .gitignore"
         return CommandResult(
-            output: "wrote \(WorkspaceLoader.fileName) and \(baselineFile)\n" + summary
+            output: "wrote \(WorkspaceLoader.fileName) and \(baselineFile)\(gitignore)\n" + summary
                 + "next: 'componentctl check-layers' passes now and fails on what is new; edit components.yaml's layers as you see them\n",
             errors: notes.map { "note: \($0)\n" }.joined())
     }
