@@ -76,4 +76,16 @@ import TestSupport
         #expect(workspace.checks.systemModules == ["CompanySDK"])
         #expect(workspace.rules.sameLayer["core"] == .any)
     }
+
+    @Test func theAdoptingGuideNamesEveryFolderInitSkipsAndIgnores() throws {
+        let text = try String(contentsOf: Scratch.sampleRoot.appendingPathComponent("docs/adopting.md"), encoding: .utf8)
+        let table = try #require(text.components(separatedBy: "| Folder | Filled by |").dropFirst().first?.components(separatedBy: "\n\n").first)
+        let named = table.split(separator: "\n").dropFirst().flatMap { row in
+            (row.split(separator: "|").first ?? "").split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        #expect(Set(named) == PackageDiscovery.skippedFolders)
+        #expect(named.count == PackageDiscovery.skippedFolders.count)
+        let ignoredRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("| Ignore componentctl's folders |") })
+        for folder in InitService.ignoredFolders { #expect(ignoredRow.contains("`\(folder)`"), "\(folder)") }
+    }
 }

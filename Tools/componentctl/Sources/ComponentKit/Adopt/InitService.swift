@@ -45,7 +45,7 @@ public enum InitService {
 
     /// What componentctl writes in a workspace that is no one's to commit: its lock, journal and results, pin checkouts and
     /// pack folders, builds.
-    static let ignoredFolders = [".componentctl/", ".pin-*/", ".pack-*/", ".build/"]
+    public static let ignoredFolders = [".componentctl/", ".pin-*/", ".pack-*/", ".build/"]
 
     /// Adds to the root's `.gitignore` each of ``ignoredFolders`` git does not ignore yet; the patterns it added.
     private static func ignoreComponentctlsFolders(in root: URL, repository: GitRepository?) throws -> [String] {

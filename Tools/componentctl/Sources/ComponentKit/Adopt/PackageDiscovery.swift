@@ -2,9 +2,9 @@ import Foundation
 
 /// Finds the SwiftPM packages of a repository: every folder below the root holding a `Package.swift`, except what a build,
 /// a dependency manager or git's ignore rules put there.
-enum PackageDiscovery {
+public enum PackageDiscovery {
     /// Folders that hold what tools made or fetched, never a team's own package.
-    static let skippedFolders: Set<String> = [
+    public static let skippedFolders: Set<String> = [
         "build", "Build", "DerivedData", "Pods", "Carthage", "node_modules", "checkouts", "SourcePackages", "vendor", "fastlane",
     ]
 
