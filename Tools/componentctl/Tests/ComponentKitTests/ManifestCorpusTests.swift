@@ -361,6 +361,21 @@ import Testing
         #expect(error.location?.line == 3)
     }
 
+    @Test(arguments: [
+        (#".target(name: "Core", dependencies: [], fooBar: 1)"#, "extra argument 'fooBar'"),
+        (#".target("Core")"#, "missing argument label 'name:'"),
+        (#".target(name: "Core", dependencies: [.target(name: "Util", package: "x")])"#, "extra argument 'package'"),
+    ])
+    func aManifestWhoseCallsTheStaticReaderReadsButSwiftPMRefusesIsAnErrorQuotingSwiftPM(target: String, compiler: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent().deletingLastPathComponent()) }
+        let manifest = "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Core\", targets: [\(target)])\n"
+        #expect(try ManifestReader.read(Array(manifest.utf8)).unresolved.count == 1, "the reader is not sure of an argument it does not know")
+        let loader = Self.loader(cache: folder.appendingPathComponent("cache"))
+        let error = try #require(throws: ManifestError.self) { try loader.load(Array(manifest.utf8), folder: folder) }
+        #expect(error.message.contains(compiler), "\(error.message)")
+    }
+
     /// A package with a `Package.swift` and one version-specific manifest: the tools version each declares, and the
     /// version in the specific file's name.
     struct TwoManifests: CustomTestStringConvertible, Sendable {

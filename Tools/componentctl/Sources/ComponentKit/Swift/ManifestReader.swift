@@ -284,11 +284,37 @@ public enum ManifestReader {
         let bindings: [String: Value]
         let unresolved = Unresolved()
 
+        /// The argument labels of the PackageDescription calls the reader interprets, where each appears; `nil` stands for an
+        /// unlabelled one. An argument outside them does not compile (or calls an overload the reader does not model), so
+        /// SwiftPM reads the manifest, and quotes the compiler where it fails.
+        private enum Labels {
+            static let package: Set<String?> = [
+                "name", "defaultLocalization", "platforms", "pkgConfig", "providers", "products", "traits", "dependencies", "targets",
+                "swiftLanguageVersions", "swiftLanguageModes", "cLanguageStandard", "cxxLanguageStandard",
+            ]
+            static let packageDependency: Set<String?> = ["name", "url", "path", "id", "from", "exact", "revision", "branch", "traits", nil]
+            static let product: Set<String?> = ["name", "type", "targets"]
+            static let target: Set<String?> = [
+                "name", "dependencies", "path", "exclude", "sources", "resources", "publicHeadersPath", "packageAccess", "cSettings", "cxxSettings",
+                "swiftSettings", "linkerSettings", "plugins", "pkgConfig", "providers", "url", "checksum", "capability",
+            ]
+            static let targetDependency: Set<String?> = ["name", "package", "moduleAliases", "condition"]
+            static let localDependency: Set<String?> = ["name", "condition"]
+            static let pluginUsage: Set<String?> = ["name", "package"]
+        }
+
+        /// Notes `value` unresolved when it is a call with an argument outside `known`.
+        private func checkLabels(_ value: Value, _ known: Set<String?>) {
+            guard case .call(_, let arguments, let location) = value else { return }
+            if let stranger = arguments.first(where: { !known.contains($0.label) }) { unresolved.note(stranger.value, or: location) }
+        }
+
         func manifest(from statements: [Value]) throws -> PackageManifest {
             let calls = (statements + bindings.values).flatMap(packageCalls)
             guard case .call(_, _, let location)? = calls.first, let package = calls.first else {
                 throw ManifestError(message: "no 'let package = Package(...)' found")
             }
+            checkLabels(package, Labels.package)
             let name = package.argument("name")
             if name != nil, name?.string == nil { unresolved.note(name, or: location) }
             let dependencies = elements(package.argument("dependencies"), at: location).compactMap(dependency)
@@ -345,6 +371,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
+            checkLabels(value, Labels.packageDependency)
             let name = literal(value.argument("name"), at: location)
             if case .string(let path, let at)? = value.argument("path") {
                 return PackageDependency(name: name, path: path, url: nil, location: at)
@@ -388,6 +415,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
+            checkLabels(value, Labels.product)
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             var isDynamic = false
             if kind == "library", let type = value.argument("type") {
@@ -408,6 +436,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
+            checkLabels(value, Labels.target)
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             let dependencies = elements(value.argument("dependencies"), at: location).compactMap(targetDependency)
             var target = TargetDeclaration(
@@ -422,6 +451,7 @@ public enum ManifestReader {
 
         /// `"Name"` (a plugin of this package) or `.plugin(name:package:)`.
         private func pluginUsage(_ value: Value) -> TargetDependency? {
+            checkLabels(resolved(value), Labels.pluginUsage)
             switch resolved(value) {
             case .string(let name, let location):
                 return TargetDependency(reference: .target(name), location: location)
@@ -436,6 +466,9 @@ public enum ManifestReader {
         }
 
         private func targetDependency(_ value: Value) -> TargetDependency? {
+            if case .call(let kind, _, _) = resolved(value) {
+                checkLabels(resolved(value), kind.hasPrefix("product") ? Labels.targetDependency : Labels.localDependency)
+            }
             switch resolved(value) {
             case .string(let name, let location):
                 return TargetDependency(reference: .byName(name), location: location)
