@@ -65,7 +65,9 @@ enum InitYAML {
     }
 
     /// Block-style component entries, each `name:` with its `path:` and `layer:`, keys and fields indented as given.
-    static func entries(_ entries: [(name: String, path: String, layer: String)], note: String?, keyIndent: String = "  ", fieldIndent: String = "    ") -> String {
+    static func entries(
+        _ entries: [(name: String, path: String, layer: String)], note: String?, keyIndent: String = "  ", fieldIndent: String = "    "
+    ) -> String {
         var text = note.map { "\(keyIndent)# \($0)\n" } ?? ""
         for entry in entries {
             text += "\(keyIndent)\(quoted(entry.name)):\n\(fieldIndent)path: \(quoted(entry.path))\n\(fieldIndent)layer: \(entry.layer)\n"

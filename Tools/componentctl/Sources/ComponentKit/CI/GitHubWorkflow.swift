@@ -133,17 +133,17 @@ public enum GitHubWorkflow {
         let testApps =
             !workspace.apps.isEmpty || hasRootPackage
             ? """
-                      - name: Compute the apps' key
-                        id: key
-                        run: echo "key=$(\(tool) \(hashApps) --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
-                      - uses: actions/cache@v5
-                        with:
-                          path: .componentctl/results
-                          key: componentctl-test-apps-${{ steps.key.outputs.key }}
-                      - name: Test the apps
-                        run: \(tool) test \(apps) --verbose --cache .componentctl/results
+                  - name: Compute the apps' key
+                    id: key
+                    run: echo "key=$(\(tool) \(hashApps) --format key | sha256sum | cut -c1-64)" >> "$GITHUB_OUTPUT"
+                  - uses: actions/cache@v5
+                    with:
+                      path: .componentctl/results
+                      key: componentctl-test-apps-${{ steps.key.outputs.key }}
+                  - name: Test the apps
+                    run: \(tool) test \(apps) --verbose --cache .componentctl/results
 
-                """ : ""
+            """ : ""
         return """
               # Lists the components a change touched and those that depend on them (every one on a first push).
               affected:

@@ -151,7 +151,9 @@ public enum ComponentsFileEditor {
         let keyIndent = String(repeating: " ", count: last.key.start.column - 1)
         // Fields as the last entry has them, or two spaces below its key where they are written `{ path: ..., layer: ... }`.
         var fieldIndent = keyIndent + "  "
-        if case .mapping(let fields, _, false) = last.value, let first = fields.first?.key { fieldIndent = String(repeating: " ", count: first.start.column - 1) }
+        if case .mapping(let fields, _, false) = last.value, let first = fields.first?.key {
+            fieldIndent = String(repeating: " ", count: first.start.column - 1)
+        }
         let text = entries(keyIndent, fieldIndent)
         let end = end(of: last.value, in: bytes)
         if let newline = bytes[end...].firstIndex(of: UInt8(ascii: "\n")) { return (newline + 1, text) }
