@@ -101,5 +101,10 @@ func emit(_ text: String, to path: String?) throws {
         FileHandle.standardOutput.write(Data(text.utf8))
         return
     }
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    // An output never replaces what componentctl and SwiftPM read: a mistyped -o would lose the team's configuration.
+    if [WorkspaceLoader.fileName, InitService.baselineFile].contains(name) || name.hasSuffix(".swift") {
+        throw ToolError("-o \(path) would overwrite '\(name)', an input of the workspace; write the output to another file.", status: .usage)
+    }
     try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
 }

@@ -407,4 +407,19 @@ import Testing
         let loaded = try Self.loader(cache: folder.appendingPathComponent("cache")).load(packageIn: folder)
         #expect(loaded.name == swiftPM)
     }
+
+    @Test func theFolderOfAnEvaluationWhoseComponentctlWasKilledIsRemovedByTheNext() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent().deletingLastPathComponent()) }
+        let ended = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "echo $$"]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let temporary = FileManager.default.temporaryDirectory
+        let left = temporary.appendingPathComponent("componentctl-manifest-\(ended)-left-by-a-kill/p/p")
+        let living = temporary.appendingPathComponent("componentctl-manifest-1-of-a-living-process")
+        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: living, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: living) }
+        _ = try Self.loader(cache: folder.appendingPathComponent("cache")).evaluatedBySwiftPM(Array(Self.cases[0].manifest.utf8), folder: folder)
+        #expect(!FileManager.default.fileExists(atPath: left.deletingLastPathComponent().deletingLastPathComponent().path))
+        #expect(FileManager.default.fileExists(atPath: living.path), "pid 1 runs: its folder is kept")
+    }
 }

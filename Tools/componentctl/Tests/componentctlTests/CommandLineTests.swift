@@ -36,6 +36,17 @@ import TestSupport
         #expect(lines.contains { $0.hasPrefix("reader-interface  business    interface       Packages/Interfaces/ReaderInterface") })
     }
 
+    @Test func anOutputFileNeverReplacesAnInputOfTheWorkspace() throws {
+        let scratch = try Scratch.fixture()
+        let before = try scratch.read("components.yaml")
+        for input in ["components.yaml", "Package.swift", "componentctl-baseline.json"] {
+            let run = try ToolProcess.run(["graph", "-o", input], in: scratch.root)
+            #expect(run.status == 2 && run.error.contains("would overwrite '\(input)', an input of the workspace"), "\(run.error)")
+        }
+        #expect(try scratch.read("components.yaml") == before)
+        #expect(try ToolProcess.run(["graph", "-o", "graph.dot"], in: scratch.root).status == 0)
+    }
+
     @Test func theWorkspaceIsFoundFromAnySubfolder() throws {
         let result = try ToolProcess.run(["check-layers"], in: URL(fileURLWithPath: fixture).appendingPathComponent("Packages/Business/Shelf/Sources"))
         #expect(result.status == 0)

@@ -130,12 +130,25 @@ public struct ManifestLoader: Sendable {
         if inPlace, let onDisk, FileManager.default.contents(atPath: onDisk.path) == Data(bytes) {
             return (try runDumpPackage(in: folder), folder.path)
         }
-        let top = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-manifest-\(UUID().uuidString)")
+        Self.removeFoldersOfEndedRuns()
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: top) }
         let package = top.appendingPathComponent(Array(repeating: "p", count: 32).joined(separator: "/"))
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try Data(bytes).write(to: package.appendingPathComponent("Package.swift"))
         return (try runDumpPackage(in: package), package.path)
+    }
+
+    /// The name of the temporary folders evaluations run in, before the process id of the componentctl that made them.
+    static let folderPrefix = "componentctl-manifest-"
+
+    /// Removes the evaluation folders a componentctl left when it was killed: those whose process no longer runs.
+    private static func removeFoldersOfEndedRuns() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(folderPrefix) {
+            guard let pid = pid_t(name.dropFirst(folderPrefix.count).prefix { $0.isNumber }), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name)) }
+        }
     }
 
     private func runDumpPackage(in folder: URL) throws -> Data {

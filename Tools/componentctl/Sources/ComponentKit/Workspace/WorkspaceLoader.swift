@@ -49,7 +49,11 @@ public struct WorkspaceLoader {
         guard let document, let workspace = schema.read(document, bytes: bytes), schema.diagnostics.isEmpty else {
             let diagnostics =
                 schema.diagnostics.isEmpty
-                ? [Diagnostic(path: fileName, line: 1, column: 1, message: "the file is empty", fix: "start from the sketch in README.md", rule: "config")]
+                ? [
+                    Diagnostic(
+                        path: fileName, line: 1, column: 1, message: "the file is empty",
+                        fix: "delete it and run 'componentctl init', which writes one from the packages it finds", rule: "config")
+                ]
                 : schema.diagnostics
             throw WorkspaceError.invalid(diagnostics.sorted())
         }
