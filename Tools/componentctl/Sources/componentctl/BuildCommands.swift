@@ -27,7 +27,7 @@ struct BuildOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Where standalone builds compile: shared (one folder; each build sees only what its package declares) or package (each package's own .build)."
-        )) var scratch: Scratch = .shared
+        )) var scratch: Scratch?
     @Flag(help: "Show each build's output as it runs (CI logs), besides writing it to its log file.") var verbose = false
     @OptionGroup var results: CacheOptions
     @Option(
@@ -45,6 +45,12 @@ struct BuildOptions: ParsableArguments {
         }
         if mode == .integrated && (all || !components.isEmpty) { throw ValidationError("--integrated builds the App; name no components and no --all") }
         if affected && (all || !components.isEmpty) { throw ValidationError("--affected chooses the components itself") }
+        let onlyIntegrated = mode == .integrated || !apps.isEmpty || (components.isEmpty && !all && !affected)
+        if let scratch, onlyIntegrated {
+            throw ValidationError(
+                "--scratch \(scratch.rawValue) chooses where standalone builds compile, and this builds in the root package's .build; "
+                    + "drop --scratch, or name components to build alone")
+        }
     }
 
     func run(_ action: BuildService.Action) throws {
@@ -53,7 +59,8 @@ struct BuildOptions: ParsableArguments {
         let swift = BuildPlanner.swiftExecutable(environment: variables)
         let cache = action == .test ? try results.cache(environment: variables) : nil
         let service = BuildService(
-            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: scratch == .shared, swift: swift, verbose: verbose,
+            root: workspace.root, action: action, configuration: configuration.rawValue, sharedScratch: (scratch ?? .shared) == .shared, swift: swift,
+            verbose: verbose,
             flags: KeyEnvironment.swiftFlags(variables), cache: cache)
         let selection = BuildSelection(
             components: components, mode: mode.flatMap { BuildSelection.Mode(rawValue: $0.rawValue) }, all: all,

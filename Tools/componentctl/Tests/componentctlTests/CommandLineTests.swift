@@ -47,6 +47,13 @@ import TestSupport
         #expect(try ToolProcess.run(["graph", "-o", "graph.dot"], in: scratch.root).status == 0)
     }
 
+    @Test(arguments: [["build", "--scratch", "package"], ["test", "--integrated", "--scratch", "shared"], ["build", "--app", "x", "--scratch", "package"]])
+    func scratchIsRefusedWhereNothingIsBuiltAlone(arguments: [String]) throws {
+        let run = try ToolProcess.run(["--root", fixture] + arguments)
+        #expect(run.status == 2)
+        #expect(run.error.contains("chooses where standalone builds compile") && run.error.contains("drop --scratch"), "\(run.error)")
+    }
+
     @Test func theWorkspaceIsFoundFromAnySubfolder() throws {
         let result = try ToolProcess.run(["check-layers"], in: URL(fileURLWithPath: fixture).appendingPathComponent("Packages/Business/Shelf/Sources"))
         #expect(result.status == 0)

@@ -14,8 +14,11 @@ import Foundation
 /// - **A checkout outlives the packages that do not use it.** SwiftPM deletes the checkout of a package the current
 ///   package does not use and clones it again for the next one that does, with new files, so all of it would
 ///   compile again. Each checkout is kept as `componentctl-checkouts/<name>@<revision>`, which `checkouts/<name>`
-///   links to.
+///   links to. A kept copy no build linked for ``keptCheckoutLifetime`` is removed.
 struct SharedScratch {
+    /// How long a kept checkout stays after the last build that used it: a revision no component pins any more goes.
+    static let keptCheckoutLifetime: TimeInterval = 14 * 24 * 3600
+
     /// The folder, relative to the workspace root.
     static let path = ".build/componentctl-shared"
 
@@ -101,6 +104,8 @@ struct SharedScratch {
     func keepCheckouts() throws {
         let checkouts = folder.appendingPathComponent("checkouts"), kept = folder.appendingPathComponent("componentctl-checkouts")
         try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        var inUse = Set<String>()
+        defer { removeKeptCheckouts(unusedSince: Date().addingTimeInterval(-Self.keptCheckoutLifetime), except: inUse) }
         for name in swiftPMCheckouts() {
             let checkout = checkouts.appendingPathComponent(name)
             let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: checkout.path)
@@ -110,7 +115,11 @@ struct SharedScratch {
             guard let revision = Self.detachedRevision(of: checkout) else { continue }
             // Relative, so that the folder still works where a CI cache restores it.
             let link = "../componentctl-checkouts/\(name)@\(revision)"
-            if linked == link { continue }
+            inUse.insert("\(name)@\(revision)")
+            if linked == link {
+                Self.markUsed(kept.appendingPathComponent("\(name)@\(revision)"))
+                continue
+            }
             // SwiftPM made a new checkout, or checked out another revision inside a kept one.
             let current = linked.map { checkouts.appendingPathComponent($0).standardizedFileURL } ?? checkout
             let copy = kept.appendingPathComponent("\(name)@\(revision)")
@@ -121,6 +130,7 @@ struct SharedScratch {
                 if FileManager.default.fileExists(atPath: copy.path) { try discardFolder(copy) }
                 try FileManager.default.moveItem(at: current, to: copy)
             }
+            Self.markUsed(copy)
             // Replaced in one step: a killed run leaves the old entry or the new link, never neither.
             let temporary = checkouts.appendingPathComponent(".\(name).componentctl-link")
             try? FileManager.default.removeItem(at: temporary)
@@ -128,6 +138,31 @@ struct SharedScratch {
             guard rename(temporary.path, checkout.path) == 0 else {
                 throw ToolError("Cannot link \(checkout.path) to its kept copy: \(String(cString: strerror(errno))).", status: .environment)
             }
+        }
+    }
+
+    /// Records that a build uses the kept copy `copy` now: its folder's modification time.
+    private static func markUsed(_ copy: URL) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: copy.path)
+    }
+
+    /// Removes the kept copies, except `inUse`, that no build used since `date`. Only names of the form `<name>@<40 hex>`
+    /// are componentctl's; anything else there is left alone.
+    func removeKeptCheckouts(unusedSince date: Date, except inUse: Set<String>) {
+        let kept = folder.appendingPathComponent("componentctl-checkouts"), checkouts = folder.appendingPathComponent("checkouts")
+        // A copy a link of checkouts/ leads to stays, whichever package's build made the link.
+        let linked = Set(
+            Self.names(in: checkouts).compactMap { name in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: checkouts.appendingPathComponent(name).path))?.split(separator: "/").last.map(
+                    String.init)
+            })
+        for name in Self.names(in: kept) where !inUse.contains(name) && !linked.contains(name) {
+            guard let at = name.lastIndex(of: "@"), name[name.index(after: at)...].count == 40,
+                name[name.index(after: at)...].allSatisfy(\.isHexDigit),
+                let used = try? FileManager.default.attributesOfItem(atPath: kept.appendingPathComponent(name).path)[.modificationDate] as? Date,
+                used < date
+            else { continue }
+            try? discardFolder(kept.appendingPathComponent(name))
         }
     }
 
