@@ -362,14 +362,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (#".target(name: "Core", dependencies: [], fooBar: 1)"#, "extra argument 'fooBar'"),
-        (#".target("Core")"#, "missing argument label 'name:'"),
-        (#".target(name: "Core", dependencies: [.target(name: "Util", package: "x")])"#, "extra argument 'package'"),
+        ("6.0", #"targets: [.target(name: "Core", dependencies: [], fooBar: 1)]"#, "extra argument 'fooBar'"),
+        ("6.0", #"targets: [.target("Core")]"#, "missing argument label 'name:'"),
+        ("6.0", #"targets: [.target(name: "Core", dependencies: [.target(name: "Util", package: "x")])]"#, "extra argument 'package'"),
+        ("6.0", #"targets: [.target(name: "Core")], products: [.library(name: "Core", targets: ["Core"])]"#, "must precede argument 'targets'"),
+        ("6.0", #"targets: [.target(name: "Core", path: "Sources/Core", dependencies: [])]"#, "must precede argument 'path'"),
+        ("5.8", #"targets: [.target(name: "Core", packageAccess: false)]"#, "packageAccess"),
+        ("5.3", #"targets: [.executableTarget(name: "Core")]"#, "executableTarget"),
     ])
-    func aManifestWhoseCallsTheStaticReaderReadsButSwiftPMRefusesIsAnErrorQuotingSwiftPM(target: String, compiler: String) throws {
+    func aManifestWhoseCallsTheStaticReaderReadsButSwiftPMRefusesIsAnErrorQuotingSwiftPM(toolsVersion: String, arguments: String, compiler: String) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent().deletingLastPathComponent()) }
-        let manifest = "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Core\", targets: [\(target)])\n"
+        let manifest = "// swift-tools-version:\(toolsVersion)\nimport PackageDescription\nlet package = Package(name: \"Core\", \(arguments))\n"
         #expect(try ManifestReader.read(Array(manifest.utf8)).unresolved.count == 1, "the reader is not sure of an argument it does not know")
         let loader = Self.loader(cache: folder.appendingPathComponent("cache"))
         let error = try #require(throws: ManifestError.self) { try loader.load(Array(manifest.utf8), folder: folder) }
@@ -392,6 +396,10 @@ import Testing
         TwoManifests(regular: "5.9", specificFile: "6", specificDeclares: "5.10"),
         TwoManifests(regular: "5.8", specificFile: "5", specificDeclares: "5.9"),
         TwoManifests(regular: "5.9", specificFile: "99", specificDeclares: "6.0"),
+        // A file naming the toolchain's own version (6.3.1 here, as the test machine's) wins whatever it declares.
+        TwoManifests(regular: "6.0", specificFile: "6.3", specificDeclares: "5.9"),
+        TwoManifests(regular: "6.0", specificFile: "6", specificDeclares: "5.9"),
+        TwoManifests(regular: "6.0", specificFile: "6.3.1", specificDeclares: "5.9"),
     ])
     func theManifestFileReadIsTheOneSwiftPMReads(_ example: TwoManifests) throws {
         let folder = try Self.folder()

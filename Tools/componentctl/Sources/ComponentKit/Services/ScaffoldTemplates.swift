@@ -231,12 +231,7 @@ struct Templates {
                     .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
                 ]
             )
-
-            // `public import` marks what a module's API exposes; every other import stays internal.
-            for target in package.targets {
-                target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
-            }
-
+            \(style.offersUpcomingFeatures ? internalImports : "")
             """,
             "Sources/\(name)/\(name).swift": """
             /// The \(name) service.
@@ -270,6 +265,18 @@ struct Templates {
         ]
     }
 
+    /// The settings loop that makes imports internal unless marked `public import` (tools 5.8 and later offer it).
+    private var internalImports: String {
+        """
+
+        // `public import` marks what a module's API exposes; every other import stays internal.
+        for target in package.targets {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+        }
+
+        """
+    }
+
     func plainInterface(layer: String) -> [String: String] {
         var files = Templates(name: name + "Interface", scheme: scheme, style: style).plain(layer: layer)
         files["README.md"] = "# \(name)Interface (\(layer) interface)\n\n**Responsibility:** the declarations others may use of \(name).\n"
@@ -283,6 +290,11 @@ struct ManifestStyle {
     var toolsVersion = "6.0"
     /// The `platforms: [...]` most manifests declare, on one line; nil when most declare none.
     var platforms: String?
+
+    /// Whether the tools version offers `.enableUpcomingFeature` (5.8 and later).
+    var offersUpcomingFeatures: Bool {
+        !PackageManifest.toolsVersion(in: Array("// swift-tools-version:\(toolsVersion)".utf8)).lexicographicallyPrecedes([5, 8])
+    }
 
     /// The style most of `manifests` (their texts) share.
     init(of manifests: [[UInt8]] = []) {

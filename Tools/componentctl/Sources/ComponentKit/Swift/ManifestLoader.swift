@@ -41,9 +41,10 @@ public struct ManifestLoader: Sendable {
         return read.unresolved.isEmpty ? read : try evaluate(bytes, folder: folder, surroundings: read.surroundings)
     }
 
-    /// The manifest file SwiftPM reads in `folder`: of the `Package@swift-X[.Y[.Z]].swift` files, the one of the highest
-    /// version not above the toolchain's, if the tools version it declares is above the one `Package.swift` declares;
-    /// else `Package.swift`.
+    /// The manifest file SwiftPM reads in `folder`: the `Package@swift-X.Y.Z.swift`, `-X.Y` or `-X` file naming the
+    /// toolchain's own version, whatever it declares; else, of the `Package@swift-...` files, the one of the highest version
+    /// not above the toolchain's, if the tools version it declares is above the one `Package.swift` declares; else
+    /// `Package.swift`.
     func manifestFile(in folder: URL) throws -> URL {
         let regular = folder.appendingPathComponent("Package.swift")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).compactMap { name in
@@ -51,6 +52,10 @@ public struct ManifestLoader: Sendable {
         }
         guard !names.isEmpty else { return regular }
         let toolchain = Self.version(ofToolchain: try ToolchainVersion.of(swift: swift, environment: environment))
+        let exact = ["\(toolchain[0]).\(toolchain[1]).\(toolchain[2])", "\(toolchain[0]).\(toolchain[1])", "\(toolchain[0])"]
+        if let name = exact.map({ "Package@swift-\($0).swift" }).first(where: { name in names.contains { $0.0 == name } }) {
+            return folder.appendingPathComponent(name)
+        }
         let candidate = names.filter { !toolchain.lexicographicallyPrecedes($0.1) }.max { $0.1.lexicographicallyPrecedes($1.1) }
         guard let candidate else { return regular }
         let specific = folder.appendingPathComponent(candidate.0)
@@ -170,9 +175,11 @@ public struct ManifestLoader: Sendable {
         }
         guard run.status == 0 else {
             // Paths relative to the package, as a finding's message (and a baseline of it) must read on any machine.
-            let text = run.errorText.replacingOccurrences(of: folder.path + "/", with: "")
-            // The compiler's own lines (`Package.swift:3:9: error: ...`) say what is wrong; SwiftPM's summary quotes the whole command.
-            let errors = text.split(separator: "\n").filter { $0.contains("error:") }
+            let text = run.errorText.replacingOccurrences(of: folder.path + "/", with: "").replacingOccurrences(of: folder.path, with: ".")
+            // The compiler's own lines (`Package.swift:3:9: error: ...`) say what is wrong; SwiftPM's summary quotes the whole command,
+            // and its "invalid manifests at" only says where.
+            let all = text.split(separator: "\n").filter { $0.contains("error:") }
+            let errors = all.count > 1 ? all.filter { !$0.contains("invalid manifests at") } : all
             let compiler = errors.filter { $0.contains(".swift:") && $0.contains(": error:") && !$0.contains("Invalid manifest") }
             let quoted = (compiler.isEmpty ? errors.suffix(1) : compiler.prefix(3)).map { $0.trimmingCharacters(in: .whitespaces) }
             throw ManifestError(

@@ -24,7 +24,7 @@ public enum ManifestReader {
         try ManifestSyntax.check(tokens, rawTexts: rawTexts)
         var parser = Parser(tokens: tokens)
         let statements = parser.parseFile()
-        let interpreter = Interpreter(bindings: parser.bindings)
+        let interpreter = Interpreter(bindings: parser.bindings, toolsVersion: PackageManifest.toolsVersion(in: bytes))
         var manifest = try interpreter.manifest(from: statements)
         manifest.unresolved = (ManifestStatements.unfollowed(in: tokens) + interpreter.unresolved.places).sorted {
             ($0.line, $0.column) < ($1.line, $1.column)
@@ -284,29 +284,22 @@ public enum ManifestReader {
         let bindings: [String: Value]
         let unresolved = Unresolved()
 
-        /// The argument labels of the PackageDescription calls the reader interprets, where each appears; `nil` stands for an
-        /// unlabelled one. An argument outside them does not compile (or calls an overload the reader does not model), so
-        /// SwiftPM reads the manifest, and quotes the compiler where it fails.
-        private enum Labels {
-            static let package: Set<String?> = [
-                "name", "defaultLocalization", "platforms", "pkgConfig", "providers", "products", "traits", "dependencies", "targets",
-                "swiftLanguageVersions", "swiftLanguageModes", "cLanguageStandard", "cxxLanguageStandard",
-            ]
-            static let packageDependency: Set<String?> = ["name", "url", "path", "id", "from", "exact", "revision", "branch", "traits", nil]
-            static let product: Set<String?> = ["name", "type", "targets"]
-            static let target: Set<String?> = [
-                "name", "dependencies", "path", "exclude", "sources", "resources", "publicHeadersPath", "packageAccess", "cSettings", "cxxSettings",
-                "swiftSettings", "linkerSettings", "plugins", "pkgConfig", "providers", "url", "checksum", "capability",
-            ]
-            static let targetDependency: Set<String?> = ["name", "package", "moduleAliases", "condition"]
-            static let localDependency: Set<String?> = ["name", "condition"]
-            static let pluginUsage: Set<String?> = ["name", "package"]
-        }
+        /// The tools version the manifest declares: what PackageDescription offers it.
+        let toolsVersion: [Int]
 
-        /// Notes `value` unresolved when it is a call with an argument outside `known`.
-        private func checkLabels(_ value: Value, _ known: Set<String?>) {
-            guard case .call(_, let arguments, let location) = value else { return }
-            if let stranger = arguments.first(where: { !known.contains($0.label) }) { unresolved.note(stranger.value, or: location) }
+        /// Notes `value` unresolved when it is a call `signature` does not allow: an argument the function does not take,
+        /// arguments out of their order, or what the declared tools version does not offer yet. Such a call does not
+        /// compile (or calls an overload the reader does not model), so SwiftPM reads the manifest and quotes the compiler.
+        private func check(_ value: Value, against signature: Signature?) {
+            guard case .call(_, let arguments, let location) = value, let signature else { return }
+            var previous = -1
+            for argument in arguments {
+                guard let place = signature.places.firstIndex(where: { $0.contains(argument.label) }), place > previous,
+                    !toolsVersion.lexicographicallyPrecedes(signature.argumentSince[argument.label ?? ""] ?? [0])
+                else { return unresolved.note(argument.value, or: location) }
+                previous = place
+            }
+            if toolsVersion.lexicographicallyPrecedes(signature.since) { unresolved.note(value, or: location) }
         }
 
         func manifest(from statements: [Value]) throws -> PackageManifest {
@@ -314,7 +307,7 @@ public enum ManifestReader {
             guard case .call(_, _, let location)? = calls.first, let package = calls.first else {
                 throw ManifestError(message: "no 'let package = Package(...)' found")
             }
-            checkLabels(package, Labels.package)
+            check(package, against: Signature.package)
             let name = package.argument("name")
             if name != nil, name?.string == nil { unresolved.note(name, or: location) }
             let dependencies = elements(package.argument("dependencies"), at: location).compactMap(dependency)
@@ -371,7 +364,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
-            checkLabels(value, Labels.packageDependency)
+            check(value, against: Signature.packageDependency)
             let name = literal(value.argument("name"), at: location)
             if case .string(let path, let at)? = value.argument("path") {
                 return PackageDependency(name: name, path: path, url: nil, location: at)
@@ -415,7 +408,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
-            checkLabels(value, Labels.product)
+            check(value, against: Signature.products[kind])
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             var isDynamic = false
             if kind == "library", let type = value.argument("type") {
@@ -436,7 +429,7 @@ public enum ManifestReader {
                 unresolved.note(value, or: ManifestLocation(line: 1, column: 1))
                 return nil
             }
-            checkLabels(value, Labels.target)
+            check(value, against: Signature.targets[kindName])
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             let dependencies = elements(value.argument("dependencies"), at: location).compactMap(targetDependency)
             var target = TargetDeclaration(
@@ -451,7 +444,7 @@ public enum ManifestReader {
 
         /// `"Name"` (a plugin of this package) or `.plugin(name:package:)`.
         private func pluginUsage(_ value: Value) -> TargetDependency? {
-            checkLabels(resolved(value), Labels.pluginUsage)
+            check(resolved(value), against: Signature.pluginUsage)
             switch resolved(value) {
             case .string(let name, let location):
                 return TargetDependency(reference: .target(name), location: location)
@@ -466,9 +459,7 @@ public enum ManifestReader {
         }
 
         private func targetDependency(_ value: Value) -> TargetDependency? {
-            if case .call(let kind, _, _) = resolved(value) {
-                checkLabels(resolved(value), kind.hasPrefix("product") ? Labels.targetDependency : Labels.localDependency)
-            }
+            if case .call(let kind, _, _) = resolved(value) { check(resolved(value), against: Signature.targetDependencies[kind]) }
             switch resolved(value) {
             case .string(let name, let location):
                 return TargetDependency(reference: .byName(name), location: location)
