@@ -332,6 +332,11 @@ import Testing
         _ = try loader.load(manifest + Array("\n// changed\n".utf8), folder: folder)
         let after = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("dump-package") }
         #expect(after.count == 2, "a changed text is evaluated again")
+        // A failure is never kept on disk, but one process asks once, whoever reads the manifest again.
+        let broken = Array("// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: helper())\n".utf8)
+        for _ in 0..<2 { #expect(throws: ManifestError.self) { try loader.load(broken, folder: folder) } }
+        let failed = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("dump-package") }
+        #expect(failed.count == 3, "a failing manifest is evaluated once per process")
     }
 
     @Test func anEnvironmentVariableTheManifestReadsIsPartOfWhatIsKept() throws {

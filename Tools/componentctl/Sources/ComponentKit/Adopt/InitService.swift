@@ -38,9 +38,9 @@ public enum InitService {
         let repository = try? GitRepository(containing: root)
         let found = PackageDiscovery.packages(in: root, repository: repository)
         let packages = try read(found, in: root, manifests: manifests)
-        if adopted { return try adopt(packages, root: root, options: options) }
+        if adopted { return try adopt(packages, root: root, options: options, manifests: manifests) }
         let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
-        return try start(packages, projects: projects, root: root, options: options, repository: repository)
+        return try start(packages, projects: projects, root: root, options: options, repository: repository, manifests: manifests)
     }
 
     /// What componentctl writes in a workspace that is no one's to commit: its lock, journal and results, pin checkouts and
@@ -90,7 +90,7 @@ public enum InitService {
             } catch let error as ToolError {
                 stopped.withLock { $0 = $0 ?? error }
             } catch {
-                package.problem = ToolError.describe(error)
+                package.problem = ToolError.describe(error) + ((error as? ManifestError)?.fix.map { "; \($0)" } ?? "")
             }
             results.withLock { $0[path] = package }
         }
@@ -102,7 +102,7 @@ public enum InitService {
     // MARK: A new workspace
 
     private static func start(
-        _ packages: [FoundPackage], projects: [String], root: URL, options: Options, repository: GitRepository?
+        _ packages: [FoundPackage], projects: [String], root: URL, options: Options, repository: GitRepository?, manifests: ManifestLoader
     ) throws -> CommandResult {
         var notes: [String] = []
         let named = names(for: packages, root: root, notes: &notes)
@@ -115,7 +115,8 @@ public enum InitService {
         let apps = xcodeApps(of: projects, components: named, root: root)
         let yaml = InitYAML.render(
             root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile, xcodeApps: apps)
-        let workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
+        var workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
+        workspace.manifests = manifests
         let findings = LayerChecker(analysis: try WorkspaceAnalysis.analyze(workspace)).findings()
         let summary = Self.summary(of: findings, components: named.count, proposal: proposal)
         if options.dryRun {
@@ -205,7 +206,7 @@ public enum InitService {
 
     // MARK: An adopted workspace
 
-    private static func adopt(_ packages: [FoundPackage], root: URL, options: Options) throws -> CommandResult {
+    private static func adopt(_ packages: [FoundPackage], root: URL, options: Options, manifests: ManifestLoader) throws -> CommandResult {
         // A component whose package vanished is said, not refused: loading checks no folder.
         let workspace = try WorkspaceLoader.load(
             bytes: Array(try Data(contentsOf: root.appendingPathComponent(WorkspaceLoader.fileName))), root: root, checkingFolders: false)
@@ -235,7 +236,8 @@ public enum InitService {
         let note = "added by 'componentctl init'"
         let bytes = try ComponentsFileEditor.addingComponents(in: workspace) { InitYAML.entries(entries, note: note, keyIndent: $0, fieldIndent: $1) }
         let text = InitYAML.entries(entries, note: note)
-        let updated = try WorkspaceLoader.load(bytes: bytes, root: root, checkingFolders: false)
+        var updated = try WorkspaceLoader.load(bytes: bytes, root: root, checkingFolders: false)
+        updated.manifests = manifests
         let newFolders = entries.map { $0.path + "/" }
         let baselineURL = updated.checks.baseline.map { root.appendingPathComponent($0) }
         let current = try baselineURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? try Baseline.load($0) : nil } ?? Baseline(accepting: [])

@@ -130,7 +130,8 @@ public struct WorkspaceAnalysis: Sendable {
             let diagnostic = Diagnostic(
                 path: manifestPath, line: location.line, column: location.column,
                 message: "cannot read the manifest of '\(component.name)': \(error)",
-                fix: "make it a valid Package.swift declaring 'let package = Package(...)' "
+                fix: (error as? ManifestError)?.fix
+                    ?? "make it a valid Package.swift declaring 'let package = Package(...)' "
                     + "(swift package --package-path \(component.path) dump-package shows what SwiftPM reads)",
                 rule: "unreadable-manifest")
             return (package, diagnostic)

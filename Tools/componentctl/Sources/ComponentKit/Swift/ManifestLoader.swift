@@ -1,5 +1,6 @@
 public import Foundation
 import PluginFeed
+import Synchronization
 
 /// Reads a package's manifest as SwiftPM reads it, never guessing: the static ``ManifestReader`` answers when it read
 /// everything with certainty; otherwise SwiftPM evaluates the manifest (`swift package dump-package`), and its answer is
@@ -16,6 +17,20 @@ public struct ManifestLoader: Sendable {
     public init(environment: [String: String]) {
         self.environment = environment
         swift = BuildPlanner.swiftExecutable(environment: environment)
+    }
+
+    /// SwiftPM's answers in this process, failures included: whatever reads a manifest again in one command, it is
+    /// evaluated once (a manifest that never ends costs one time limit, not one per reading).
+    private let answers = Answers()
+
+    private final class Answers: Sendable {
+        struct Question: Hashable {
+            var bytes: [UInt8]
+            var folder: String
+            var environment: [String: String]
+        }
+
+        let known = Mutex<[Question: Result<PackageManifest, ManifestError>]>([:])
     }
 
     /// The manifest of the package in `folder`: the `Package@swift-<version>.swift` SwiftPM picks for this toolchain, else
@@ -94,6 +109,19 @@ public struct ManifestLoader: Sendable {
     /// SwiftPM's evaluation of the manifest `bytes`, from the cache when the same text was evaluated by the same toolchain
     /// with the same values of the variables it reads.
     private func evaluate(_ bytes: [UInt8], folder: URL, surroundings: ManifestSurroundings) throws -> PackageManifest {
+        let question = Answers.Question(bytes: bytes, folder: folder.path, environment: environment)
+        if let known = answers.known.withLock({ $0[question] }) { return try known.get() }
+        do {
+            let manifest = try evaluateOnce(bytes, folder: folder, surroundings: surroundings)
+            answers.known.withLock { $0[question] = .success(manifest) }
+            return manifest
+        } catch let error as ManifestError {
+            answers.known.withLock { $0[question] = .failure(error) }
+            throw error
+        }
+    }
+
+    private func evaluateOnce(_ bytes: [UInt8], folder: URL, surroundings: ManifestSurroundings) throws -> PackageManifest {
         let entry = try cacheEntry(for: bytes, surroundings: surroundings)
         if let entry, let data = FileManager.default.contents(atPath: entry.path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let dumpedIn = object["folder"] as? String,
@@ -165,9 +193,10 @@ public struct ManifestLoader: Sendable {
         } catch let error as ToolError where error.exitStatus.isStop {
             throw error
         } catch is ProcessRunner.TimedOut {
+            // The limit is no part of the message: a baseline accepting the finding holds whatever limit a machine sets.
             throw ManifestError(
-                message: "SwiftPM did not finish evaluating it within \(Int(limit)) s (a manifest that never ends?); "
-                    + "make it end, or give it longer with \(Self.timeoutVariable)=<seconds>")
+                message: "SwiftPM did not finish evaluating it in the time allowed (a manifest that never ends?)",
+                fix: "make it end, or give it longer than \(limit.formatted(.number)) s with \(Self.timeoutVariable)=<seconds>")
         } catch {
             throw ManifestError(
                 message: "the static reader cannot evaluate it, and SwiftPM could not be run to do so ('\(swift)': \(ToolError.describe(error))); "
@@ -197,7 +226,7 @@ public struct ManifestLoader: Sendable {
     /// second).
     private func timeout() throws -> Double {
         guard let text = environment[Self.timeoutVariable] else { return 120 }
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(text), seconds > 0, seconds.isFinite else {
             throw ToolError("\(Self.timeoutVariable) is '\(text)'; set it to a number of seconds above 0, or unset it.", status: .usage)
         }
         return seconds

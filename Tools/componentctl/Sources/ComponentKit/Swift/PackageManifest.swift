@@ -203,11 +203,14 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Where, when known.
     public var location: ManifestLocation?
+    /// What to do, when it is not to correct the manifest.
+    public var fix: String?
     public var description: String { message }
 
-    /// An error saying `message`, at `location` when known.
-    public init(message: String, location: ManifestLocation? = nil) {
+    /// An error saying `message`, at `location` when known, with `fix` when it is not to correct the manifest.
+    public init(message: String, location: ManifestLocation? = nil, fix: String? = nil) {
         self.message = message
         self.location = location
+        self.fix = fix
     }
 }
