@@ -13,10 +13,17 @@ struct InitCommand: ParsableCommand {
     @Flag(help: "Put every component in one layer instead of proposing layers from the dependency graph.") var oneLayer = false
 
     func run() throws {
-        let folder = URL(fileURLWithPath: global.root ?? FileManager.default.currentDirectoryPath).standardizedFileURL
-        try finish(
-            try InitService.run(
-                root: folder, options: InitService.Options(dryRun: dryRun, oneLayer: oneLayer),
-                manifests: ManifestLoader(environment: ProcessInfo.processInfo.environment)))
+        // Inside an adopted repository, init is run again on the workspace that holds this folder, as any command finds it;
+        // --root makes a workspace of the folder it names.
+        let folder =
+            global.root.map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? (try? WorkspaceLoader.locateRoot(explicit: nil)) ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+        var result = try InitService.run(
+            root: folder, options: InitService.Options(dryRun: dryRun, oneLayer: oneLayer),
+            manifests: ManifestLoader(environment: ProcessInfo.processInfo.environment))
+        if global.root == nil, folder.path != URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path {
+            result.errors = "note: this folder is in the workspace at \(folder.path); init ran there\n" + result.errors
+        }
+        try finish(result)
     }
 }

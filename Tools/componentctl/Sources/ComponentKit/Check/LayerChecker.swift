@@ -15,7 +15,21 @@ public struct LayerChecker: Sendable {
     public init(analysis: WorkspaceAnalysis) {
         self.analysis = analysis
         evaluator = LayerRulesEvaluator(workspace: analysis.workspace)
-        systemModules = Self.systemModules.union(analysis.workspace.checks.systemModules)
+        // A component's module is checked as one, whatever the team's list says (``systemModuleFindings()`` names the entry).
+        systemModules = Self.systemModules.union(analysis.workspace.checks.systemModules.filter { analysis.moduleOwners[$0] == nil })
+    }
+
+    /// The entries of `checks.system-modules` that name a component's module: they would hide its undeclared imports.
+    private func systemModuleFindings() -> [Diagnostic] {
+        let checks = analysis.workspace.checks
+        return checks.systemModules.sorted().compactMap { module in
+            guard let owner = analysis.moduleOwners[module] else { return nil }
+            let location = checks.systemModuleLocations[module]
+            return Diagnostic(
+                path: WorkspaceLoader.fileName, line: location?.line ?? 1, column: location?.column ?? 1,
+                message: "checks.system-modules names '\(module)', a module of component '\(owner)'; imports of it are checked as of any component",
+                fix: "remove '\(module)' from checks.system-modules", rule: "system-module-of-component")
+        }
     }
 
     /// Every finding, sorted by place.
@@ -27,6 +41,7 @@ public struct LayerChecker: Sendable {
             findings += importFindings(package)
         }
         findings += cycleFindings()
+        findings += systemModuleFindings()
         findings += routeCollisions()
         findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
         findings += ClosedAppCheck(analysis: analysis).findings()

@@ -13,6 +13,7 @@ public enum RuleCatalog {
         "redundant-dependency": "A declared dependency that nothing imports.",
         "unknown-dependency": "A package dependency that is not a registered component.",
         "unreadable-manifest": "A Package.swift SwiftPM cannot evaluate.",
+        "system-module-of-component": "components.yaml's `checks.system-modules` names a module a component defines.",
         "route-collision": "Two components declare routes of one URL shape.",
         "degrade-rule-unmatched": "A degrade rule of a shipped table names no route of the components the table serves.",
         "degrade-table": "A shipped degrade table that is no degrade table, or a rule pattern the router would refuse.",

@@ -67,6 +67,8 @@ public struct CheckSettings: Sendable {
     public var baseline: String?
     /// Modules the team's platform provides besides the toolchain's and the SDKs' (`checks.system-modules`).
     public var systemModules: Set<String> = []
+    /// Where components.yaml lists each of ``systemModules``.
+    public var systemModuleLocations: [String: SourceLocation] = [:]
 
     /// `findings` at the levels components.yaml gives their rules, without those turned off.
     public func judged(_ findings: [Diagnostic]) -> [Diagnostic] {

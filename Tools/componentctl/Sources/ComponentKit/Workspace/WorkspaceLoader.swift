@@ -180,6 +180,9 @@ struct SchemaReader {
         }
         settings.baseline = map["baseline"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "checks.baseline", mustExist: false)?.first }
         settings.systemModules = Set(map["system-modules"].flatMap { stringList($0, "checks.system-modules") } ?? [])
+        if case .sequence(let items, _, _)? = map["system-modules"] {
+            for case .scalar(let item) in items { settings.systemModuleLocations[item.value] = item.start }
+        }
         return settings
     }
 
