@@ -81,7 +81,8 @@ struct GraphCommand: ParsableCommand {
         }
         var affected: [String: String] = [:]
         if let affectedBase {
-            let rows = try AffectedService.rows(try VersionedWorkspace(workspace), base: affectedBase, head: nil, uncommitted: true)
+            let rows = try AffectedService.rows(
+                try VersionedWorkspace(workspace), base: affectedBase, head: nil, uncommitted: true, baseOption: "--affected-base")
             for row in rows where row.kind == .component { affected[row.name] = row.reason }
         }
         if !analysis.unreadableComponents.isEmpty {

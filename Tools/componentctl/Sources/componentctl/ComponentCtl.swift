@@ -101,10 +101,14 @@ func emit(_ text: String, to path: String?) throws {
         FileHandle.standardOutput.write(Data(text.utf8))
         return
     }
-    let name = URL(fileURLWithPath: path).lastPathComponent
-    // An output never replaces what componentctl and SwiftPM read: a mistyped -o would lose the team's configuration.
-    if [WorkspaceLoader.fileName, InitService.baselineFile].contains(name) || name.hasSuffix(".swift") {
+    let url = URL(fileURLWithPath: path)
+    if FileStatus.isFolder(url) { throw ToolError("-o \(path) is a folder; name a file to write to.", status: .usage) }
+    // Through any link: the file written is the one the link leads to.
+    let file = url.resolvingSymlinksInPath()
+    let name = file.lastPathComponent
+    // An output never replaces what componentctl, SwiftPM or git read: a mistyped -o would lose the team's configuration.
+    if [WorkspaceLoader.fileName, InitService.baselineFile, ".gitignore"].contains(name) || name.hasSuffix(".swift") || file.pathComponents.contains(".git") {
         throw ToolError("-o \(path) would overwrite '\(name)', an input of the workspace; write the output to another file.", status: .usage)
     }
-    try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+    try AtomicFile.write(Data(text.utf8), to: file)
 }

@@ -43,7 +43,12 @@ import TestSupport
             let run = try ToolProcess.run(["graph", "-o", input], in: scratch.root)
             #expect(run.status == 2 && run.error.contains("would overwrite '\(input)', an input of the workspace"), "\(run.error)")
         }
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("link.yaml").path, withDestinationPath: "components.yaml")
+        let linked = try ToolProcess.run(["graph", "-o", "link.yaml"], in: scratch.root)
+        #expect(linked.status == 2 && linked.error.contains("would overwrite 'components.yaml'"), "through a link too: \(linked.error)")
         #expect(try scratch.read("components.yaml") == before)
+        let folder = try ToolProcess.run(["graph", "-o", "Packages"], in: scratch.root)
+        #expect(folder.status == 2 && folder.error.contains("is a folder"), "\(folder.error)")
         #expect(try ToolProcess.run(["graph", "-o", "graph.dot"], in: scratch.root).status == 0)
     }
 

@@ -178,4 +178,32 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("components.yaml").path))
         #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("componentctl-baseline.json").path))
     }
+
+    @Test func whatAKilledComponentctlLeftOfAnEvaluationIsEndedAndRemovedByTheNext() throws {
+        let (scratch, pidFile) = try repositoryWithAManifestThatNeverEnds()
+        let temporary = scratch.root.deletingLastPathComponent().appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = try ToolProcess.binary()
+        process.arguments = ["init"]
+        process.currentDirectoryURL = scratch.root
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: pidFile.path), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let orphan = recordedProcess(pidFile)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(orphan > 0 && isRunning(orphan), "the manifest outlives a componentctl killed with SIGKILL")
+
+        let next = try ToolProcess.run(
+            ["init"], in: scratch.root, environment: ["TMPDIR": temporary.path, "COMPONENTCTL_MANIFEST_TIMEOUT": "3"], timeout: 120)
+        #expect(next.status == 0, "\(next.error)")
+        #expect(!isRunning(orphan), "the next evaluation ends what the killed one left running")
+        if orphan > 0 { kill(orphan, SIGKILL) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "nothing of either evaluation is left in TMPDIR: \(left)")
+    }
 }

@@ -38,7 +38,7 @@ public enum InitService {
         let repository = try? GitRepository(containing: root)
         let found = PackageDiscovery.packages(in: root, repository: repository)
         let packages = try read(found, in: root, manifests: manifests)
-        if adopted { return try adopt(packages, root: root, options: options, manifests: manifests) }
+        if adopted { return try adopt(packages, root: root, options: options, manifests: manifests, repository: repository) }
         let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
         return try start(packages, projects: projects, root: root, options: options, repository: repository, manifests: manifests)
     }
@@ -47,11 +47,18 @@ public enum InitService {
     /// pack folders, builds.
     public static let ignoredFolders = [".componentctl/", ".pin-*/", ".pack-*/", ".build/"]
 
+    /// What `init` says of the patterns it added to `.gitignore`.
+    private static func gitignoreNote(_ added: [String]) -> String {
+        added.isEmpty ? "" : "; added \(added.joined(separator: ", ")) to .gitignore"
+    }
+
     /// Adds to the root's `.gitignore` each of ``ignoredFolders`` git does not ignore yet; the patterns it added.
     private static func ignoreComponentctlsFolders(in root: URL, repository: GitRepository?) throws -> [String] {
         guard let repository else { return [] }
+        // Ignored at the top and further down: `/.build/` leaves the packages' own `.build` folders in sight.
         let missing = try ignoredFolders.filter { pattern in
-            try !repository.isIgnored(pattern.replacingOccurrences(of: "*", with: "componentctl"))
+            let folder = pattern.replacingOccurrences(of: "*", with: "componentctl")
+            return try !repository.isIgnored(folder) || (folder != ".componentctl/" && !repository.isIgnored("componentctl-probe/\(folder)"))
         }
         guard !missing.isEmpty else { return [] }
         let file = root.appendingPathComponent(".gitignore")
@@ -125,9 +132,8 @@ public enum InitService {
         try Baseline(accepting: findings).save(root.appendingPathComponent(baselineFile))
         let ignored = try ignoreComponentctlsFolders(in: root, repository: repository)
         try AtomicFile.write(Data(yaml.utf8), to: root.appendingPathComponent(WorkspaceLoader.fileName))
-        let gitignore = ignored.isEmpty ? "" : "; added \(ignored.joined(separator: ", ")) to .gitignore"
         return CommandResult(
-            output: "wrote \(WorkspaceLoader.fileName) and \(baselineFile)\(gitignore)\n" + summary
+            output: "wrote \(WorkspaceLoader.fileName) and \(baselineFile)\(gitignoreNote(ignored))\n" + summary
                 + "next: 'componentctl check-layers' passes now and fails on what is new; edit components.yaml's layers as you see them\n",
             errors: notes.map { "note: \($0)\n" }.joined())
     }
@@ -206,7 +212,9 @@ public enum InitService {
 
     // MARK: An adopted workspace
 
-    private static func adopt(_ packages: [FoundPackage], root: URL, options: Options, manifests: ManifestLoader) throws -> CommandResult {
+    private static func adopt(
+        _ packages: [FoundPackage], root: URL, options: Options, manifests: ManifestLoader, repository: GitRepository?
+    ) throws -> CommandResult {
         // A component whose package vanished is said, not refused: loading checks no folder.
         let workspace = try WorkspaceLoader.load(
             bytes: Array(try Data(contentsOf: root.appendingPathComponent(WorkspaceLoader.fileName))), root: root, checkingFolders: false)
@@ -220,7 +228,8 @@ public enum InitService {
         }
         let fresh = packages.filter { !known.contains($0.path) }
         guard !fresh.isEmpty else {
-            return CommandResult(output: "no new packages\n", errors: notes.map { "note: \($0)\n" }.joined())
+            let ignored = options.dryRun ? [] : try ignoreComponentctlsFolders(in: root, repository: repository)
+            return CommandResult(output: "no new packages" + gitignoreNote(ignored) + "\n", errors: notes.map { "note: \($0)\n" }.joined())
         }
         let named = names(
             for: fresh, root: root, notes: &notes, takenNames: Set(workspace.components.map { $0.name.lowercased() }),
@@ -255,8 +264,11 @@ public enum InitService {
         let summary = "\(entries.count) new component\(entries.count == 1 ? "" : "s"): \(entries.map { "\($0.name) (\($0.layer))" }.joined(separator: ", "))\n"
         if options.dryRun { return CommandResult(output: text + "\n" + summary, errors: notes.map { "note: \($0)\n" }.joined()) }
         if let baselineURL, !newFindings.isEmpty { try current.adding(newFindings).save(baselineURL) }
+        let ignored = try ignoreComponentctlsFolders(in: root, repository: repository)
         try AtomicFile.write(Data(bytes), to: root.appendingPathComponent(WorkspaceLoader.fileName))
-        let accepted = updated.checks.baseline == nil || newFindings.isEmpty ? "" : "; their \(newFindings.count) findings are in the baseline"
-        return CommandResult(output: summary.dropLast() + accepted + "\n", errors: notes.map { "note: \($0)\n" }.joined())
+        let accepted =
+            updated.checks.baseline == nil || newFindings.isEmpty
+            ? "" : newFindings.count == 1 ? "; its finding is in the baseline" : "; their \(newFindings.count) findings are in the baseline"
+        return CommandResult(output: summary.dropLast() + accepted + gitignoreNote(ignored) + "\n", errors: notes.map { "note: \($0)\n" }.joined())
     }
 }

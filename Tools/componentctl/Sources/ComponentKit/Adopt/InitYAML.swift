@@ -44,10 +44,9 @@ enum InitYAML {
               #   redundant-dependency: off
               # system-modules: []       # modules your platform provides that componentctl does not know
 
-            components:
+            \(components.isEmpty ? "# 'componentctl new NAME --layer LAYER' makes a component; 'componentctl init' adds packages you make.\n" : "")components:
 
             """
-        if components.isEmpty { text += "  # none yet: 'componentctl new NAME --layer LAYER' makes one, 'componentctl init' adds packages you make\n" }
         for layer in proposal.order {
             let members = components.filter { proposal.layers[$0.name] == layer }
             guard !members.isEmpty else { continue }

@@ -26,6 +26,17 @@ enum ProcessTree {
         for process in processes where getpgid(process) != group { kill(process, signal) }
     }
 
+    /// The processes whose command line holds `text` (read from `/proc`; none where there is no `/proc`).
+    static func processes(mentioning text: String) -> [pid_t] {
+        let wanted = Array(text.utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), pid != getpid(), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let bytes = Array(line)
+            guard bytes.count >= wanted.count else { return nil }
+            return (0...(bytes.count - wanted.count)).contains { bytes[$0..<$0 + wanted.count].elementsEqual(wanted) } ? pid : nil
+        }
+    }
+
     /// Each process with its parent: from `/proc` where there is one, else from `ps`.
     private static func parents() -> [(pid_t, pid_t)] {
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") {

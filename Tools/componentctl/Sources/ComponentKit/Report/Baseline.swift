@@ -36,11 +36,14 @@ public struct Baseline: Sendable, Codable, Equatable {
         } catch {
             throw WorkspaceError.unreadable(path: url.path, reason: "it is not a componentctl baseline (\(JSONOutput.summary(of: error)))")
         }
-        guard baseline.version == Baseline(accepting: []).version else {
+        let known = Baseline(accepting: []).version
+        guard baseline.version == known else {
             throw WorkspaceError.unreadable(
                 path: url.path,
-                reason: "its format version is \(baseline.version), and this componentctl reads version \(Baseline(accepting: []).version); "
-                    + "write it again with 'check-layers --write-baseline'")
+                reason: "its format version is \(baseline.version), and this componentctl reads version \(known); "
+                    + (baseline.version > known
+                        ? "a newer componentctl wrote it: use that one (or upgrade this one)"
+                        : "write it again with 'check-layers --write-baseline'"))
         }
         return baseline
     }

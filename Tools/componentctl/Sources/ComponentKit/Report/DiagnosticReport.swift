@@ -49,7 +49,7 @@ public struct DiagnosticReport: Sendable {
     private func text() -> String {
         var lines = diagnostics.map(\.text)
         lines += baselineProblems.map { "error: \($0)" }
-        let scope = "\(componentCount) components, \(fileCount) Swift files"
+        let scope = "\(componentCount) component\(componentCount == 1 ? "" : "s"), \(fileCount) Swift file\(fileCount == 1 ? "" : "s")"
         if diagnostics.isEmpty && baselineProblems.isEmpty {
             lines.append("check-layers: clean (\(scope))")
         } else {

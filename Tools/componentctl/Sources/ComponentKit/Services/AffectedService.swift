@@ -55,9 +55,11 @@ public enum AffectedService {
     /// everything that depends on a changed component. An app is changed when a path of its `apps.<name>.paths`
     /// differs (without paths, a file outside the component folders, as its key takes), and dependent when a
     /// component it links is affected.
-    public static func rows(_ context: VersionedWorkspace, base: String, head: String?, uncommitted: Bool) throws -> [Row] {
+    public static func rows(
+        _ context: VersionedWorkspace, base: String, head: String?, uncommitted: Bool, baseOption: String = "--base"
+    ) throws -> [Row] {
         let repository = context.repository
-        let baseCommit = try revision(base, option: "--base", in: repository)
+        let baseCommit = try revision(base, option: baseOption, in: repository)
         let headCommit = try revision(head ?? "HEAD", option: "--head", in: repository)
         let workspace = context.workspace
         let analysis = try WorkspaceAnalysis.analyze(workspace, readSources: false)

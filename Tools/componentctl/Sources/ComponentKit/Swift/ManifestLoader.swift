@@ -159,37 +159,45 @@ public struct ManifestLoader: Sendable {
     /// and it holds that text, else in a temporary folder of its own, nested deep enough for any `../` of a path
     /// dependency to stay inside it. Returns SwiftPM's JSON and the folder it evaluated the manifest in.
     private func dumpPackage(_ bytes: [UInt8], folder: URL, inPlace: Bool) throws -> (Data, String) {
-        let onDisk = try? manifestFile(in: folder)
-        if inPlace, let onDisk, FileManager.default.contents(atPath: onDisk.path) == Data(bytes) {
-            return (try runDumpPackage(in: folder), folder.path)
-        }
         Self.removeFoldersOfEndedRuns()
+        // Everything of the evaluation goes in a folder of its own, SwiftPM's temporary files (its lock, the compiled
+        // manifest) too, so nothing is left once it is removed.
         let top = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: top) }
+        let temporary = top.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let onDisk = try? manifestFile(in: folder)
+        if inPlace, let onDisk, FileManager.default.contents(atPath: onDisk.path) == Data(bytes) {
+            return (try runDumpPackage(in: folder, temporary: temporary), folder.path)
+        }
         let package = top.appendingPathComponent(Array(repeating: "p", count: 32).joined(separator: "/"))
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try Data(bytes).write(to: package.appendingPathComponent("Package.swift"))
-        return (try runDumpPackage(in: package), package.path)
+        return (try runDumpPackage(in: package, temporary: temporary), package.path)
     }
 
     /// The name of the temporary folders evaluations run in, before the process id of the componentctl that made them.
     static let folderPrefix = "componentctl-manifest-"
 
-    /// Removes the evaluation folders a componentctl left when it was killed: those whose process no longer runs.
+    /// Removes the evaluation folders a componentctl left when it was killed (those whose process no longer runs), and
+    /// ends what still runs of their evaluations: SwiftPM and the manifest outlive a componentctl killed with SIGKILL.
     private static func removeFoldersOfEndedRuns() {
         let temporary = FileManager.default.temporaryDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(folderPrefix) {
             guard let pid = pid_t(name.dropFirst(folderPrefix.count).prefix { $0.isNumber }), pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name)) }
+            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            for process in ProcessTree.processes(mentioning: name) { kill(process, SIGKILL) }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
         }
     }
 
-    private func runDumpPackage(in folder: URL) throws -> Data {
+    private func runDumpPackage(in folder: URL, temporary: URL) throws -> Data {
         let run: ProcessRunner.Output
         let limit = try timeout()
         do {
             run = try ProcessRunner.run(
-                URL(fileURLWithPath: swift), ["package", "--package-path", folder.path, "dump-package"], environment: environment, timeout: limit)
+                URL(fileURLWithPath: swift), ["package", "--package-path", folder.path, "dump-package"],
+                environment: environment.merging(["TMPDIR": temporary.path]) { _, new in new }, timeout: limit)
         } catch let error as ToolError where error.exitStatus.isStop {
             throw error
         } catch is ProcessRunner.TimedOut {
