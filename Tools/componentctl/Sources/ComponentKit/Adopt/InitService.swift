@@ -36,11 +36,10 @@ public enum InitService {
                 status: .usage)
         }
         let repository = try? GitRepository(containing: root)
-        let found = PackageDiscovery.packages(in: root, repository: repository)
-        let packages = try read(found, in: root, manifests: manifests)
+        let found = PackageDiscovery.walk(root, repository: repository)
+        let packages = try read(found.packages, in: root, manifests: manifests)
         if adopted { return try adopt(packages, root: root, options: options, manifests: manifests, repository: repository) }
-        let projects = XcodeProjects.find(in: root) { PackageDiscovery.isSkipped($0, in: root, repository: repository) }
-        return try start(packages, projects: projects, root: root, options: options, repository: repository, manifests: manifests)
+        return try start(packages, projects: found.projects, root: root, options: options, repository: repository, manifests: manifests)
     }
 
     /// What componentctl writes in a workspace that is no one's to commit: its lock, journal and results, pin checkouts and

@@ -8,31 +8,42 @@ public enum PackageDiscovery {
         "build", "Build", "DerivedData", "Pods", "Carthage", "node_modules", "checkouts", "SourcePackages", "vendor", "fastlane",
     ]
 
-    /// Whether the folder `path` (relative to `root`) holds no team's own code: hidden, made by a tool, or ignored by git.
-    static func isSkipped(_ path: String, in root: URL, repository: GitRepository?) -> Bool {
-        let name = (path as NSString).lastPathComponent
-        if name.hasPrefix(".") || skippedFolders.contains(name) { return true }
-        guard let repository, let inRepository = repository.relativePath(of: root.appendingPathComponent(path)) else { return false }
-        return (try? repository.isIgnored(inRepository + "/")) == true
+    /// What a walk of a repository finds, folders relative to its root, sorted.
+    struct Found {
+        /// The folders holding a `Package.swift` (not the root: its manifest is the root package).
+        var packages: [String] = []
+        /// The `.xcodeproj` folders.
+        var projects: [String] = []
     }
 
-    /// The package folders below `root` (not `root` itself: its manifest is the root package), relative to it, sorted.
-    static func packages(in root: URL, repository: GitRepository?) -> [String] {
-        var found: [String] = []
+    /// Walks the folders below `root` once, reading each folder's entry types (no `stat` per entry): links are not
+    /// followed (their target is a folder of its own, found where it lives, or outside the repository), and folders that
+    /// hold no team's own code are not entered: hidden ones, those tools fill, and those git ignores.
+    static func walk(_ root: URL, repository: GitRepository?) -> Found {
+        // The root's place in the repository, found once: paths below it are joined to it lexically, since no link is followed.
+        let prefix = repository?.relativePath(of: root)
+        func isSkipped(_ path: String, name: String) -> Bool {
+            if name.hasPrefix(".") || skippedFolders.contains(name) { return true }
+            guard let repository, let prefix else { return false }
+            return (try? repository.isIgnored((prefix.isEmpty ? path : prefix + "/" + path) + "/")) == true
+        }
+        var found = Found()
         var pending = [""]
         while let relative = pending.popLast() {
-            let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-            if !relative.isEmpty, names.contains("Package.swift") { found.append(relative) }
-            for name in names where !name.hasSuffix(".xcodeproj") {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                let url = root.appendingPathComponent(path)
-                // A link is not followed: its target is a folder of its own, found where it lives, or outside the repository.
-                guard FileStatus.isFolder(url), !FileStatus.isSymbolicLink(url), !isSkipped(path, in: root, repository: repository) else { continue }
-                pending.append(path)
+            let entries = FileStatus.entries(of: relative.isEmpty ? root : root.appendingPathComponent(relative))
+            if !relative.isEmpty, entries.contains(where: { $0.name == "Package.swift" }) { found.packages.append(relative) }
+            for entry in entries where entry.kind == .folder {
+                let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.name.hasSuffix(".xcodeproj") {
+                    found.projects.append(path)
+                } else if !isSkipped(path, name: entry.name) {
+                    pending.append(path)
+                }
             }
         }
-        return found.sorted()
+        found.packages.sort()
+        found.projects.sort()
+        return found
     }
 }
 

@@ -41,48 +41,40 @@ extension SchemaReader {
     }
 }
 
-/// The Xcode projects of a repository and the packages each links, read from `project.pbxproj`.
+/// The Xcode projects of a repository and the packages each links, read from `project.pbxproj` (``PackageDiscovery`` finds them).
 enum XcodeProjects {
-    /// Each `.xcodeproj` below `root` (outside the folders `skipped` names), relative to it, sorted.
-    static func find(in root: URL, skipping skipped: (String) -> Bool) -> [String] {
-        var found: [String] = []
-        var pending = [""]
-        while let relative = pending.popLast() {
-            let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !name.hasPrefix(".") {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                guard FileStatus.isFolder(root.appendingPathComponent(path)), !FileStatus.isSymbolicLink(root.appendingPathComponent(path)) else { continue }
-                if name.hasSuffix(".xcodeproj") {
-                    found.append(path)
-                } else if !skipped(path) {
-                    pending.append(path)
-                }
-            }
-        }
-        return found.sorted()
-    }
-
     /// What `project` links: the product names of its package product dependencies and the folders of its local package
     /// references (relative to the root).
     static func links(of project: String, in root: URL) -> (products: Set<String>, folders: Set<String>) {
-        guard let text = try? String(contentsOf: root.appendingPathComponent(project + "/project.pbxproj"), encoding: .utf8) else { return ([], []) }
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(project + "/project.pbxproj").path) else { return ([], []) }
         let projectFolder = LexicalPath.resolve((project as NSString).deletingLastPathComponent, from: "/")
         var products = Set<String>(), folders = Set<String>()
-        for line in text.split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if let value = Self.value(of: "productName", in: trimmed) { products.insert(value) }
-            if let value = Self.value(of: "relativePath", in: trimmed) {
-                folders.insert(String(LexicalPath.resolve(value, from: projectFolder).dropFirst()))
-            }
+        // Bytes, not lines of text: a large app's project is megabytes.
+        let bytes = Array(data)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let line = bytes[start..<end]
+            start = end + 1
+            if let value = value(of: productName, in: line) { products.insert(value) }
+            if let value = value(of: relativePath, in: line) { folders.insert(String(LexicalPath.resolve(value, from: projectFolder).dropFirst())) }
         }
         return (products, folders)
     }
 
-    /// `value` of a `key = value;` line, unquoted.
-    private static func value(of key: String, in line: String) -> String? {
-        guard line.hasPrefix(key + " = "), line.hasSuffix(";") else { return nil }
-        let value = line.dropFirst(key.count + 3).dropLast()
-        return value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 ? String(value.dropFirst().dropLast()) : String(value)
+    private static let productName = Array("productName = ".utf8), relativePath = Array("relativePath = ".utf8)
+
+    /// The value of a `key = value;` line (`key` given with its " = "), unquoted.
+    private static func value(of key: [UInt8], in line: ArraySlice<UInt8>) -> String? {
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        let trimmed = line.drop(while: isBlank)
+        guard trimmed.starts(with: key) else { return nil }
+        var value = trimmed.dropFirst(key.count)
+        while let last = value.last, isBlank(last) { value = value.dropLast() }
+        guard value.last == UInt8(ascii: ";") else { return nil }
+        value = value.dropLast()
+        if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") { value = value.dropFirst().dropLast() }
+        return String(decoding: value, as: UTF8.self)
     }
 
     /// The files that belong to the app `project` builds: the project and, beside it, the folder named like it (the

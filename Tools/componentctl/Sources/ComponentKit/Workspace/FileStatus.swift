@@ -3,6 +3,33 @@ public import Foundation
 /// What is at a path, looked at without following a link there (`lstat`): what the tool must know
 /// before it removes or replaces anything.
 public enum FileStatus {
+    /// What an entry of a folder is, as the folder itself records it.
+    enum EntryKind { case folder, link, other }
+
+    /// The entries of `folder` (without `.` and `..`) with their kinds, read from the folder (`readdir`'s entry type) and
+    /// only where it does not say, from `lstat`; none when it cannot be read.
+    static func entries(of folder: URL) -> [(name: String, kind: EntryKind)] {
+        guard let directory = opendir(folder.path) else { return [] }
+        defer { closedir(directory) }
+        var entries: [(name: String, kind: EntryKind)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            if name == "." || name == ".." { continue }
+            var kind: EntryKind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): kind = .folder
+            case Int32(DT_LNK): kind = .link
+            case Int32(DT_UNKNOWN):
+                var status = stat()
+                guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
+                kind = status.st_mode & S_IFMT == S_IFDIR ? .folder : status.st_mode & S_IFMT == S_IFLNK ? .link : .other
+            default: kind = .other
+            }
+            entries.append((name, kind))
+        }
+        return entries
+    }
+
     /// Whether something (a file, folder or link, even a dangling one) is at `url`.
     public static func exists(_ url: URL) -> Bool {
         var status = stat()
