@@ -48,7 +48,7 @@ struct BuildOptions: ParsableArguments {
         let onlyIntegrated = mode == .integrated || !apps.isEmpty || (components.isEmpty && !all && !affected)
         if let scratch, onlyIntegrated {
             throw ValidationError(
-                "--scratch \(scratch.rawValue) chooses where standalone builds compile, and this builds in the root package's .build; "
+                "--scratch \(scratch.rawValue) chooses where standalone builds compile, and this builds no component alone; "
                     + "drop --scratch, or name components to build alone")
         }
     }

@@ -95,6 +95,16 @@ func finish(_ result: CommandResult) throws {
     if result.status != .ok { throw ExitCode(result.status.rawValue) }
 }
 
+/// The file a write to `url` lands in: through links (a dangling one too) and linked folders.
+private func writtenFile(_ url: URL) -> URL {
+    var file = url.standardizedFileURL
+    for _ in 0..<40 {
+        guard FileStatus.isSymbolicLink(file), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file.path) else { break }
+        file = URL(fileURLWithPath: target, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+    }
+    return file.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(file.lastPathComponent)
+}
+
 /// Writes `text` to `path`, or to standard output without one.
 func emit(_ text: String, to path: String?) throws {
     guard let path else {
@@ -103,12 +113,13 @@ func emit(_ text: String, to path: String?) throws {
     }
     let url = URL(fileURLWithPath: path)
     if FileStatus.isFolder(url) { throw ToolError("-o \(path) is a folder; name a file to write to.", status: .usage) }
-    // Through any link: the file written is the one the link leads to.
-    let file = url.resolvingSymlinksInPath()
+    let file = writtenFile(url)
     let name = file.lastPathComponent
     // An output never replaces what componentctl, SwiftPM or git read: a mistyped -o would lose the team's configuration.
-    if [WorkspaceLoader.fileName, InitService.baselineFile, ".gitignore"].contains(name) || name.hasSuffix(".swift") || file.pathComponents.contains(".git") {
-        throw ToolError("-o \(path) would overwrite '\(name)', an input of the workspace; write the output to another file.", status: .usage)
+    let inputs = [WorkspaceLoader.fileName, InitService.baselineFile, ".gitignore", ".gitattributes", ".gitmodules", "Package.resolved"]
+    if inputs.contains(name) || name.hasSuffix(".swift") || file.pathComponents.contains(".git") {
+        throw ToolError(
+            "-o \(path) would write '\(name)', where componentctl, SwiftPM or git read their input; write the output to another file.", status: .usage)
     }
     try AtomicFile.write(Data(text.utf8), to: file)
 }

@@ -15,5 +15,6 @@ import Testing
         #expect(!manifest(toolsVersion: "5.7").contains("enableUpcomingFeature"), "tools 5.7 has no enableUpcomingFeature")
         #expect(manifest(toolsVersion: "5.8").contains(".enableUpcomingFeature(\"InternalImportsByDefault\")"))
         #expect(manifest(toolsVersion: "6.0").hasSuffix("}\n"))
+        #expect(manifest(toolsVersion: "5.3").hasPrefix("// swift-tools-version:5.3\n"), "no space before a version below 5.4")
     }
 }

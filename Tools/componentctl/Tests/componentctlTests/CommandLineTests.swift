@@ -41,11 +41,14 @@ import TestSupport
         let before = try scratch.read("components.yaml")
         for input in ["components.yaml", "Package.swift", "componentctl-baseline.json"] {
             let run = try ToolProcess.run(["graph", "-o", input], in: scratch.root)
-            #expect(run.status == 2 && run.error.contains("would overwrite '\(input)', an input of the workspace"), "\(run.error)")
+            #expect(run.status == 2 && run.error.contains("would write '\(input)', where componentctl, SwiftPM or git read"), "\(run.error)")
         }
         try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("link.yaml").path, withDestinationPath: "components.yaml")
         let linked = try ToolProcess.run(["graph", "-o", "link.yaml"], in: scratch.root)
-        #expect(linked.status == 2 && linked.error.contains("would overwrite 'components.yaml'"), "through a link too: \(linked.error)")
+        #expect(linked.status == 2 && linked.error.contains("would write 'components.yaml'"), "through a link too: \(linked.error)")
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("dangling").path, withDestinationPath: ".git/new")
+        #expect(try ToolProcess.run(["graph", "-o", "dangling"], in: scratch.root).status == 2, "a dangling link into .git")
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent(".git/new").path))
         #expect(try scratch.read("components.yaml") == before)
         let folder = try ToolProcess.run(["graph", "-o", "Packages"], in: scratch.root)
         #expect(folder.status == 2 && folder.error.contains("is a folder"), "\(folder.error)")

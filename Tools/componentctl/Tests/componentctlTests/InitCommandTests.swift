@@ -43,6 +43,9 @@ import TestSupport
         try scratch.write("Apps/Profile/Sources/Profile/Profile.swift", "import Models\nimport Networking\n")
         try scratch.package(".build/checkouts/Vendored", name: "Vendored")
         try scratch.package("Generated/Made", name: "Made")
+        // A folder named like a manifest makes no package.
+        try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("Docs/Package.swift"), withIntermediateDirectories: true)
+        try scratch.write("Docs/Package.swift/notes.md", "not a manifest\n")
         try scratch.commitAsNewRepository()
         return scratch
     }
@@ -251,6 +254,8 @@ import TestSupport
         #expect(workflow.contains("run: if [ -x scripts/setup.sh ]; then scripts/setup.sh; fi"))
         #expect(workflow.contains("componentctl check-layers --format github"))
         #expect(!workflow.contains("test --integrated"), "no root package, so nothing integrated to test")
+        let integrated = try tool(scratch, ["build"])
+        #expect(integrated.status == 2 && integrated.error.contains("There is no integrated App to build here"), "\(integrated.error)")
         let lint = try scratch.run("/usr/bin/env", ["actionlint", scratch.root.appendingPathComponent(".github/workflows/components.yml").path])
         #expect(lint.isEmpty, "actionlint: \(lint)")
         #expect(try tool(scratch, ["sync", "--check"]).status == 0)

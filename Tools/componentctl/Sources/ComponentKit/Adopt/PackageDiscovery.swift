@@ -31,7 +31,7 @@ public enum PackageDiscovery {
         var pending = [""]
         while let relative = pending.popLast() {
             let entries = FileStatus.entries(of: relative.isEmpty ? root : root.appendingPathComponent(relative))
-            if !relative.isEmpty, entries.contains(where: { $0.name == "Package.swift" }) { found.packages.append(relative) }
+            if !relative.isEmpty, entries.contains(where: { $0.name == "Package.swift" && $0.kind != .folder }) { found.packages.append(relative) }
             for entry in entries where entry.kind == .folder {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 if entry.name.hasSuffix(".xcodeproj") {

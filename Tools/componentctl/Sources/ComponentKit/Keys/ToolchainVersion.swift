@@ -33,7 +33,11 @@ enum ToolchainVersion {
     private static func run(_ swift: String) throws -> String {
         let run: ProcessRunner.Output
         do {
-            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"])
+            // The driver leaves a temporary folder behind even for --version: it goes in one of ours, removed after.
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-version-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            run = try ProcessRunner.run(URL(fileURLWithPath: swift), ["--version"], environment: ["TMPDIR": temporary.path])
         } catch {
             throw ToolError(
                 "Cannot run the Swift compiler '\(swift)' (\(ToolError.describe(error))). Set COMPONENTCTL_SWIFT to a swift executable, "

@@ -48,11 +48,21 @@ public enum BuildPlanner {
             let names = Set(rows.filter { $0.kind == .component }.map(\.name))
             let jobs = try dependenciesFirst(workspace.components.filter { names.contains($0.name) }, in: workspace).map(service.standaloneJob)
             let apps = selection.mode == .standalone ? [] : rows.filter { $0.kind == .app }.map(\.name)
-            // Each affected app alone; a workspace that declares no apps has its root package, built whole.
-            let appJobs = workspace.apps.isEmpty ? apps.map { _ in service.integratedJob() } : try apps.map { service.appJob(try workspace.app(named: $0)) }
+            // Each affected app alone; a workspace that declares no apps has its root package, if any, built whole. An app an
+            // Xcode project assembles is not built here.
+            let declared = Set(workspace.apps.map(\.name))
+            let appJobs =
+                workspace.apps.isEmpty
+                ? (apps.isEmpty || !hasRootPackage(workspace) ? [] : [service.integratedJob()])
+                : try apps.filter(declared.contains).map { service.appJob(try workspace.app(named: $0)) }
             return (jobs + appJobs, !appJobs.isEmpty)
         }
         if selection.mode == .integrated || (selection.components.isEmpty && !selection.all) {
+            guard !workspace.apps.isEmpty || hasRootPackage(workspace) else {
+                throw ToolError(
+                    "There is no integrated App to build here: no root Package.swift and no apps in components.yaml. "
+                        + "Build components alone: name them, or give --all, or --affected --base REF.", status: .usage)
+            }
             return ([service.integratedJob()], true)
         }
         let chosen =
@@ -63,6 +73,10 @@ public enum BuildPlanner {
                 return component
             }
         return (try dependenciesFirst(chosen, in: workspace).map(service.standaloneJob), false)
+    }
+
+    private static func hasRootPackage(_ workspace: Workspace) -> Bool {
+        FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("Package.swift").path)
     }
 
     /// Dependencies build first, so that a shared scratch folder reuses what their own builds compiled.

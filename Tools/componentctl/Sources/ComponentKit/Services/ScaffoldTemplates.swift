@@ -220,7 +220,7 @@ struct Templates {
     func plain(layer: String) -> [String: String] {
         [
             "Package.swift": """
-            // swift-tools-version: \(style.toolsVersion)
+            \(style.toolsVersionLine)
             import PackageDescription
 
             let package = Package(
@@ -290,6 +290,12 @@ struct ManifestStyle {
     var toolsVersion = "6.0"
     /// The `platforms: [...]` most manifests declare, on one line; nil when most declare none.
     var platforms: String?
+
+    /// The manifest's first line; without a space before the version below 5.4, which SwiftPM refuses there.
+    var toolsVersionLine: String {
+        let numbers = PackageManifest.toolsVersion(in: Array("// swift-tools-version:\(toolsVersion)".utf8))
+        return "// swift-tools-version:" + (numbers.lexicographicallyPrecedes([5, 4]) ? "" : " ") + toolsVersion
+    }
 
     /// Whether the tools version offers `.enableUpcomingFeature` (5.8 and later).
     var offersUpcomingFeatures: Bool {
