@@ -124,7 +124,8 @@ import TestSupport
 
         // What that package depends on by path counts too.
         try scratch.write(
-            "Packages/Shared/Util/Package.swift", "// swift-tools-version: 6.0\nlet package = Package(dependencies: [.package(path: \"../Inner\")])\n")
+            "Packages/Shared/Util/Package.swift",
+            "// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: \"Util\", dependencies: [.package(path: \"../Inner\")])\n")
         try scratch.write("Packages/Shared/Inner/Sources/Inner/Inner.swift", "public let inner = 1\n")
         try scratch.git("add", "Packages/Shared")
         let withInner = try #require(try keys(scratch)["shelf"])

@@ -69,6 +69,7 @@ import Testing
     @Test func pathsTheCompilerMustWorkOutAreNoLiterals() throws {
         let manifest = try read(
             """
+            // swift-tools-version: 6.0
             import PackageDescription
             let name = "Util"
             let package = Package(
@@ -88,7 +89,7 @@ import Testing
             }
             """)
         #expect(manifest.dependencies.map(\.path) == [nil, nil, "../Kit"], "an interpolated and a multi-line literal are expressions")
-        #expect(manifest.unresolved.map(\.line) == [6, 7, 14, 15], "expressions, a change of package after its declaration and an if are unresolved")
+        #expect(manifest.unresolved.map(\.line) == [7, 8, 15, 16], "expressions, a change of package after its declaration and an if are unresolved")
     }
 
     @Test func aFileWithoutAPackageIsAnError() {

@@ -31,6 +31,7 @@ public struct ManifestLoader: Sendable {
         }
 
         let known = Mutex<[Question: Result<PackageManifest, ManifestError>]>([:])
+        let toolchain = Mutex<[Int]?>(nil)
     }
 
     /// The manifest of the package in `folder`: the `Package@swift-<version>.swift` SwiftPM picks for this toolchain, else
@@ -53,7 +54,18 @@ public struct ManifestLoader: Sendable {
             // What the static reader takes for broken may still compile: SwiftPM has the last word, and its words are clearer.
             return try evaluate(bytes, folder: folder, surroundings: .unknown)
         }
-        return read.unresolved.isEmpty ? read : try evaluate(bytes, folder: folder, surroundings: read.surroundings)
+        // A tools version newer than the toolchain's is SwiftPM's to refuse, in its words.
+        let tooNew = toolchainVersion().map { $0.lexicographicallyPrecedes(read.toolsVersion) } ?? false
+        return read.unresolved.isEmpty && !tooNew ? read : try evaluate(bytes, folder: folder, surroundings: read.surroundings)
+    }
+
+    /// The toolchain's version (`[6, 3, 1]`), asked once per process; nil when swift cannot say.
+    private func toolchainVersion() -> [Int]? {
+        if let known = answers.toolchain.withLock({ $0 }) { return known }
+        guard let text = try? ToolchainVersion.of(swift: swift, environment: environment) else { return nil }
+        let version = Self.version(ofToolchain: text)
+        answers.toolchain.withLock { $0 = version }
+        return version
     }
 
     /// The manifest file SwiftPM reads in `folder`: the `Package@swift-X.Y.Z.swift`, `-X.Y` or `-X` file naming the

@@ -26,7 +26,13 @@ public enum ManifestReader {
         let statements = parser.parseFile()
         let interpreter = Interpreter(bindings: parser.bindings, toolsVersion: PackageManifest.toolsVersion(in: bytes))
         var manifest = try interpreter.manifest(from: statements)
-        manifest.unresolved = (ManifestStatements.unfollowed(in: tokens) + interpreter.unresolved.places).sorted {
+        // What SwiftPM refuses before it reads a value: a tools-version line it does not accept, no PackageDescription.
+        var refused: [ManifestLocation] = []
+        if !PackageManifest.hasValidToolsVersionLine(bytes) { refused.append(ManifestLocation(line: 1, column: 1)) }
+        if !tokens.indices.contains(where: { tokens[$0].text == "import" && tokens.indices.contains($0 + 1) && tokens[$0 + 1].text == "PackageDescription" }) {
+            refused.append(ManifestLocation(line: 1, column: 1))
+        }
+        manifest.unresolved = (refused + ManifestStatements.unfollowed(in: tokens) + interpreter.unresolved.places).sorted {
             ($0.line, $0.column) < ($1.line, $1.column)
         }
         manifest.surroundings = ManifestStatements.surroundings(of: tokens)
@@ -293,13 +299,15 @@ public enum ManifestReader {
         private func check(_ value: Value, against signature: Signature?) {
             guard case .call(_, let arguments, let location) = value, let signature else { return }
             var previous = -1
+            var filled = Set<Int>()
             for argument in arguments {
                 guard let place = signature.places.firstIndex(where: { $0.contains(argument.label) }), place > previous,
                     !toolsVersion.lexicographicallyPrecedes(signature.argumentSince[argument.label ?? ""] ?? [0])
                 else { return unresolved.note(argument.value, or: location) }
                 previous = place
+                filled.insert(place)
             }
-            if toolsVersion.lexicographicallyPrecedes(signature.since) { unresolved.note(value, or: location) }
+            if toolsVersion.lexicographicallyPrecedes(signature.since) || !signature.required.isSubset(of: filled) { unresolved.note(value, or: location) }
         }
 
         func manifest(from statements: [Value]) throws -> PackageManifest {
@@ -307,6 +315,8 @@ public enum ManifestReader {
             guard case .call(_, _, let location)? = calls.first, let package = calls.first else {
                 throw ManifestError(message: "no 'let package = Package(...)' found")
             }
+            // Two declarations do not compile; SwiftPM says which.
+            if calls.count > 1 { unresolved.note(calls[1], or: location) }
             check(package, against: Signature.package)
             let name = package.argument("name")
             if name != nil, name?.string == nil { unresolved.note(name, or: location) }
@@ -367,6 +377,8 @@ public enum ManifestReader {
             check(value, against: Signature.packageDependency)
             let name = literal(value.argument("name"), at: location)
             if case .string(let path, let at)? = value.argument("path") {
+                // A local package has no version to require.
+                if arguments.count > (name == nil ? 1 : 2) { unresolved.note(value, or: location) }
                 return PackageDependency(name: name, path: path, url: nil, location: at)
             }
             if case .string(let url, let at)? = value.argument("url") {
@@ -430,6 +442,8 @@ public enum ManifestReader {
                 return nil
             }
             check(value, against: Signature.targets[kindName])
+            // A binary target is a local file, or a URL with its checksum.
+            if kind == .binary, (value.argument("url") == nil) != (value.argument("checksum") == nil) { unresolved.note(value, or: location) }
             guard let name = literal(value.argument("name"), at: location) else { return nil }
             let dependencies = elements(value.argument("dependencies"), at: location).compactMap(targetDependency)
             var target = TargetDeclaration(

@@ -3,17 +3,20 @@
 /// its arguments need. A call the signature does not allow is left to SwiftPM, which compiles it.
 struct Signature: Sendable {
     var places: [[String?]]
+    /// The places a call must fill (by one of their labels).
+    var required: Set<Int>
     var since: [Int] = [0]
     var argumentSince: [String: [Int]] = [:]
 
-    init(_ places: [[String?]], since: [Int] = [0], argumentSince: [String: [Int]] = [:]) {
+    init(_ places: [[String?]], required: [String?] = ["name"], since: [Int] = [0], argumentSince: [String: [Int]] = [:]) {
         self.places = places
+        self.required = Set(required.compactMap { label in places.firstIndex { $0.contains(label) } })
         self.since = since
         self.argumentSince = argumentSince
     }
 
-    init(labels: [String], since: [Int] = [0], argumentSince: [String: [Int]] = [:]) {
-        self.init(labels.map { [$0] }, since: since, argumentSince: argumentSince)
+    init(labels: [String], required: [String?] = ["name"], since: [Int] = [0], argumentSince: [String: [Int]] = [:]) {
+        self.init(labels.map { [$0] }, required: required, since: since, argumentSince: argumentSince)
     }
 
     /// `Package(...)`.
@@ -26,13 +29,14 @@ struct Signature: Sendable {
 
     /// `.package(...)` of `dependencies:`.
     static let packageDependency = Signature(
-        [["name"], ["url", "path", "id"], ["from", "exact", "revision", "branch", nil], ["traits"]], argumentSince: ["id": [5, 7], "traits": [6, 1]])
+        [["name"], ["url", "path", "id"], ["from", "exact", "revision", "branch", nil], ["traits"]], required: ["path"],
+        argumentSince: ["name": [5, 2], "id": [5, 7], "branch": [5, 5], "revision": [5, 5], "exact": [5, 6], "traits": [6, 1]])
 
     /// Products by their function's name.
     static let products: [String: Signature] = [
-        "library": Signature(labels: ["name", "type", "targets"]),
-        "executable": Signature(labels: ["name", "targets"]),
-        "plugin": Signature(labels: ["name", "targets"], since: [5, 5]),
+        "library": Signature(labels: ["name", "type", "targets"], required: ["name", "targets"]),
+        "executable": Signature(labels: ["name", "targets"], required: ["name", "targets"]),
+        "plugin": Signature(labels: ["name", "targets"], required: ["name", "targets"], since: [5, 5]),
     ]
 
     private static let common = ["resources": [5, 3], "packageAccess": [5, 9], "plugins": [5, 5]]
@@ -55,7 +59,7 @@ struct Signature: Sendable {
                 "linkerSettings", "plugins",
             ], argumentSince: common),
         "systemLibrary": Signature(labels: ["name", "path", "pkgConfig", "providers"]),
-        "binaryTarget": Signature([["name"], ["path", "url"], ["checksum"]], since: [5, 3]),
+        "binaryTarget": Signature([["name"], ["path", "url"], ["checksum"]], required: ["name", "path"], since: [5, 3]),
         "plugin": Signature(
             labels: ["name", "capability", "dependencies", "path", "exclude", "sources", "packageAccess"], since: [5, 5], argumentSince: common),
         "macro": Signature(
@@ -64,9 +68,15 @@ struct Signature: Sendable {
 
     /// Target dependencies by their function's name.
     static let targetDependencies: [String: Signature] = {
-        let product = Signature(labels: ["name", "package", "moduleAliases", "condition"], argumentSince: ["moduleAliases": [5, 7], "condition": [5, 3]])
+        let labels = ["name", "package", "moduleAliases", "condition"], since = ["moduleAliases": [5, 7], "condition": [5, 3]]
+        let product = Signature(labels: labels, required: ["name", "package"], argumentSince: since)
         let local = Signature(labels: ["name", "condition"], argumentSince: ["condition": [5, 3]])
-        return ["product": product, "productItem": product, "target": local, "targetItem": local, "byName": local, "byNameItem": local]
+        // The `...Item` forms are enum cases: every argument is required.
+        return [
+            "product": product, "productItem": Signature(labels: labels, required: labels, since: [5, 7], argumentSince: since), "target": local,
+            "targetItem": Signature(labels: ["name", "condition"], required: ["name", "condition"], since: [5, 7]), "byName": local,
+            "byNameItem": Signature(labels: ["name", "condition"], required: ["name", "condition"], since: [5, 7]),
+        ]
     }()
 
     /// `.plugin(name:package:)` of a target's `plugins:`.

@@ -31,6 +31,22 @@ public struct PackageManifest: Sendable {
         return Array((word.split(separator: ".").compactMap { Int($0) } + [0, 0, 0]).prefix(3))
     }
 
+    /// Whether the first line of `bytes` is a tools-version line SwiftPM accepts (`// swift-tools-version:5.9`, a space
+    /// before the version from 5.4 on, at least 4.0, nothing after it but `;...`); SwiftPM explains any other.
+    static func hasValidToolsVersionLine(_ bytes: [UInt8]) -> Bool {
+        let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let marker = "// swift-tools-version:"
+        guard line.hasPrefix(marker) else { return false }
+        let afterMarker = line.dropFirst(marker.count)
+        let spaced = afterMarker.first == " "
+        let word = afterMarker.drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+        let rest = afterMarker.drop { $0 == " " }.dropFirst(word.count)
+        let parts = word.split(separator: ".", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }), rest.isEmpty || rest.hasPrefix(";") else { return false }
+        let version = toolsVersion(in: bytes)
+        return !version.lexicographicallyPrecedes([4, 0]) && !(spaced && version.lexicographicallyPrecedes([5, 4]))
+    }
+
     /// This manifest with each target's source folder found as SwiftPM finds it in the package folder `folder`: its `path:`,
     /// else `<predefined>/<name>`, else (tools 5.9 and later) the predefined folder itself when the target is the only one of
     /// its kind without a `path:`.
