@@ -146,6 +146,23 @@ import TestSupport
         #expect(found.first?.fix?.hasPrefix("add .product(name: \"Cache\", package: \"Cache\")") == true)
     }
 
+    @Test func theFixOfAnImplicitImportNamesTheProductHoldingTheModule() throws {
+        let scratch = try Scratch.fixture()
+        let manifest = "Packages/Core/Cache/Package.swift"
+        try scratch.replace(
+            in: manifest, #".library(name: "Cache", targets: ["Cache"]),"#, with: #".library(name: "Cache", targets: ["Cache", "Disk-Store"]),"#)
+        try scratch.replace(
+            in: manifest, #".target(name: "Cache", dependencies: ["Values"]),"#,
+            with: #".target(name: "Cache", dependencies: ["Values"]), .target(name: "Disk-Store"), .target(name: "Unlisted"),"#)
+        try scratch.write("Packages/Core/Cache/Sources/Disk-Store/Disk.swift", "public struct Disk {}\n")
+        try scratch.write("Packages/Core/Cache/Sources/Unlisted/Unlisted.swift", "public struct Unlisted {}\n")
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Transitive.swift", "import Disk_Store\nimport Unlisted\n")
+        let found = try findings(scratch).filter { $0.rule == "implicit-import" }
+        #expect(found.count == 2)
+        #expect(found.first?.fix?.hasPrefix("add .product(name: \"Cache\", package: \"Cache\")") == true, "\(found.first?.fix ?? "")")
+        #expect(found.last?.fix?.hasPrefix("'cache' has no product holding Unlisted: add a library product") == true, "\(found.last?.fix ?? "")")
+    }
+
     @Test func theAppItselfDeclaresWhatItImports() throws {
         let scratch = try Scratch.fixture()
         try scratch.write("App/Extra.swift", "import Shelf\nimport Cache\n")

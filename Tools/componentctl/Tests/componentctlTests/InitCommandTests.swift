@@ -150,6 +150,18 @@ import TestSupport
         #expect(future.status == 2 && future.error.contains("its format version is 99"), "\(future.error)")
     }
 
+    @Test func aLinkedGitignoreIsLeftAsItIs() throws {
+        let scratch = try Self.teamRepository()
+        let outside = scratch.root.deletingLastPathComponent().appendingPathComponent("shared.gitignore")
+        try Data(".build/\n".utf8).write(to: outside)
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent(".gitignore"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent(".gitignore").path, withDestinationPath: outside.path)
+        let written = try tool(scratch, ["init"])
+        #expect(written.status == 0, "\(written.error)")
+        #expect(!written.output.contains("to .gitignore"))
+        #expect(try String(contentsOf: outside, encoding: .utf8) == ".build/\n", "a file outside the repository is not init's to change")
+    }
+
     @Test func initAgainFillsAnEmptyFlowSectionAndNamesAFlowStyleItCannotAddTo() throws {
         let scratch = try Self.teamRepository()
         // One layer: no rule names a component, so the section can be emptied.

@@ -59,8 +59,9 @@ public enum InitService {
             let folder = pattern.replacingOccurrences(of: "*", with: "componentctl")
             return try !repository.isIgnored(folder) || (folder != ".componentctl/" && !repository.isIgnored("componentctl-probe/\(folder)"))
         }
-        guard !missing.isEmpty else { return [] }
         let file = root.appendingPathComponent(".gitignore")
+        // A linked .gitignore (which git does not follow) leads outside what init may change.
+        guard !missing.isEmpty, !FileStatus.isSymbolicLink(file) else { return [] }
         var text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         text += "# componentctl's own folders (its lock, results, pin checkouts, builds)\n" + missing.map { $0 + "\n" }.joined()

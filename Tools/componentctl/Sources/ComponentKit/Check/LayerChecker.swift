@@ -173,13 +173,26 @@ public struct LayerChecker: Sendable {
                 message += ": \(violation.message)"
                 fix = "remove the import: \(violation.fix)"
                 rule = violation.rule
+            } else if let product = exportingProduct(of: module, in: owner) {
+                fix =
+                    "add .product(name: \"\(product)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
+                    + ".package(path:) for '\(ownerComponent.path)' to the package, if missing"
             } else {
                 fix =
-                    "add .product(name: \"\(module)\", package: \"\(ownerComponent.folderName)\") to target '\(target.name)' and "
-                    + ".package(path:) for '\(ownerComponent.path)' to the package, if missing"
+                    "'\(owner)' has no product holding \(module): add a library product of its target to \(ownerComponent.path)/Package.swift, "
+                    + "then that product to the dependencies of target '\(target.name)'"
             }
         }
         return Diagnostic(path: file.path, line: declaration.line, column: declaration.column, message: message, fix: fix, rule: rule)
+    }
+
+    /// The product of component `owner` that holds the module `module` (its own name first): what a dependent declares.
+    private func exportingProduct(of module: String, in owner: String) -> String? {
+        guard let manifest = analysis.packages[owner]?.manifest else { return module }
+        let holding = manifest.products.filter { !$0.isExecutable && !$0.isPlugin }.filter { product in
+            product.targets.contains { manifest.target(named: $0)?.moduleName == module }
+        }
+        return (holding.first { $0.name == module } ?? holding.first)?.name
     }
 
     private struct Provided {
