@@ -37,6 +37,17 @@ enum ProcessTree {
         }
     }
 
+    /// Waits, at most `seconds`, until none of `processes` runs (a zombie has ended).
+    static func waitUntilEnded(_ processes: [pid_t], seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        func isRunning(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0 else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+            return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+        }
+        while processes.contains(where: isRunning), Date() < deadline { usleep(10_000) }
+    }
+
     /// Each process with its parent: from `/proc` where there is one, else from `ps`.
     private static func parents() -> [(pid_t, pid_t)] {
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") {

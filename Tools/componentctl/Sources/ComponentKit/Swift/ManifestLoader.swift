@@ -198,8 +198,14 @@ public struct ManifestLoader: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(folderPrefix) {
             guard let pid = pid_t(name.dropFirst(folderPrefix.count).prefix { $0.isNumber }), pid != getpid() else { continue }
             guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            for process in ProcessTree.processes(mentioning: name) { kill(process, SIGKILL) }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            let leftover = ProcessTree.processes(mentioning: name)
+            for process in leftover { kill(process, SIGKILL) }
+            // A killed process may still write into the folder until it is gone.
+            ProcessTree.waitUntilEnded(leftover, seconds: 2)
+            for attempt in 0..<3 {
+                if (try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))) != nil { break }
+                if attempt < 2 { usleep(50_000) }
+            }
         }
     }
 
