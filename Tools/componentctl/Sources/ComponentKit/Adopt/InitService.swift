@@ -153,7 +153,7 @@ public enum InitService {
                 continue
             }
             if folder.lowercased() == root.lastPathComponent.lowercased(),
-                FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+                WorkspaceLoader.hasRootPackage(at: root)
             {
                 notes.append("'\(package.path)' is left out: its folder has the name of the repository's folder, the root package's identity")
                 continue

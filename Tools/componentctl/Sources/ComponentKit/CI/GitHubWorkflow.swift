@@ -129,9 +129,8 @@ public enum GitHubWorkflow {
         // Without apps the integrated job is keyed by every component's key; without a root package either, there is
         // nothing integrated to test (an Xcode project's app does not build on a Linux runner).
         let hashApps = workspace.apps.isEmpty ? "hash" : "hash \(apps)"
-        let hasRootPackage = FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("Package.swift").path)
         let testApps =
-            !workspace.apps.isEmpty || hasRootPackage
+            !workspace.apps.isEmpty || WorkspaceLoader.hasRootPackage(at: workspace.root)
             ? """
                   - name: Compute the apps' key
                     id: key

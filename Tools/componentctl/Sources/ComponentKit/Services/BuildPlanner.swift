@@ -53,12 +53,12 @@ public enum BuildPlanner {
             let declared = Set(workspace.apps.map(\.name))
             let appJobs =
                 workspace.apps.isEmpty
-                ? (apps.isEmpty || !hasRootPackage(workspace) ? [] : [service.integratedJob()])
+                ? (apps.isEmpty || !WorkspaceLoader.hasRootPackage(at: workspace.root) ? [] : [service.integratedJob()])
                 : try apps.filter(declared.contains).map { service.appJob(try workspace.app(named: $0)) }
             return (jobs + appJobs, !appJobs.isEmpty)
         }
         if selection.mode == .integrated || (selection.components.isEmpty && !selection.all) {
-            guard !workspace.apps.isEmpty || hasRootPackage(workspace) else {
+            guard !workspace.apps.isEmpty || WorkspaceLoader.hasRootPackage(at: workspace.root) else {
                 throw ToolError(
                     "There is no integrated App to build here: no root Package.swift and no apps in components.yaml. "
                         + "Build components alone: name them, or give --all, or --affected --base REF.", status: .usage)
@@ -73,10 +73,6 @@ public enum BuildPlanner {
                 return component
             }
         return (try dependenciesFirst(chosen, in: workspace).map(service.standaloneJob), false)
-    }
-
-    private static func hasRootPackage(_ workspace: Workspace) -> Bool {
-        FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("Package.swift").path)
     }
 
     /// Dependencies build first, so that a shared scratch folder reuses what their own builds compiled.

@@ -6,6 +6,11 @@ public struct WorkspaceLoader {
     public static let fileName = "components.yaml"
 
     /// The folder holding components.yaml: `root` if given, else the nearest one upwards from `start`.
+    /// Whether the folder `root` holds a root package (its `Package.swift`), whose identity is the folder's name.
+    public static func hasRootPackage(at root: URL) -> Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+    }
+
     public static func locateRoot(explicit root: String?, start: String = FileManager.default.currentDirectoryPath) throws -> URL {
         if let root {
             let url = URL(fileURLWithPath: root).standardizedFileURL
@@ -278,7 +283,7 @@ struct SchemaReader {
         var byFolder: [String: Component] = [:]
         // The root package's identity is the checkout's folder name; without a root package that name is free.
         let checkout =
-            FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root.lastPathComponent.lowercased() : nil
+            WorkspaceLoader.hasRootPackage(at: root) ? root.lastPathComponent.lowercased() : nil
         for component in components {
             let folder = component.folderName.lowercased()
             if let other = byFolder[folder] {
