@@ -30,7 +30,6 @@ let componentPackages: [Package.Dependency] = [
 // The shell links what its sources import; each app links its components' modules on top.
 // swift-format-ignore
 let shellProducts: [Target.Dependency] = [
-    .product(name: "HomeInterface", package: "HomeInterface"),
     .product(name: "PluginFeed", package: "PluginFeed"),
     .product(name: "Router", package: "Router"),
     .product(name: "RuntimePlugins", package: "RuntimePlugins"),
@@ -53,23 +52,22 @@ let appTargetDependencies: [Target.Dependency] = [
     .target(name: "App"),
     .target(name: "ShopLite"),
 ]
+// The shared libraries the workspace's runtime plugins link: the apps link them too, so a loaded plugin
+// binds to the app's one copy of each module.
+// swift-format-ignore
+let runtimePluginLibraries: [Target.Dependency] = [
+    .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
+    .product(name: "ModelsDynamic", package: "Models"),
+    .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
+    .product(name: "RouterDynamic", package: "Router"),
+    .product(name: "ScreenKitDynamic", package: "ScreenKit"),
+]
 // END componentctl: apps
 
-// The shared libraries runtime plugins link (each a package's `...Dynamic` product). Listing them makes
-// the App export these modules' symbols, so a loaded plugin binds to the App's one copy of each; the
-// components themselves stay statically linked. List here every `...Dynamic` product a runtime plugin
-// depends on (check-layers' runtime-plugin-host reports a missing one). SHOP_PLUGIN_HOST=0 builds the
-// App without them, for the start-up benchmark only: that App cannot load runtime plugins.
-let pluginHostProducts: [Target.Dependency] =
-    Context.environment["SHOP_PLUGIN_HOST"] == "0"
-    ? []
-    : [
-        .product(name: "RouterDynamic", package: "Router"),
-        .product(name: "ScreenKitDynamic", package: "ScreenKit"),
-        .product(name: "ModelsDynamic", package: "Models"),
-        .product(name: "ProductInterfaceDynamic", package: "ProductInterface"),
-        .product(name: "HomeInterfaceDynamic", package: "HomeInterface"),
-    ]
+// The App without the shared libraries runtime plugins link (`runtimePluginLibraries`, written by
+// `componentctl sync`), for the start-up benchmark only: SHOP_PLUGIN_HOST=0 builds an App that cannot load
+// runtime plugins. The components themselves stay statically linked either way.
+let pluginHostProducts: [Target.Dependency] = Context.environment["SHOP_PLUGIN_HOST"] == "0" ? [] : runtimePluginLibraries
 
 // Packages from outside the workspace the shell uses: swift-log, whose `Logger` every component may log
 // through (the App sets the handler: one line per message on standard error, SHOP_LOG chooses the level).

@@ -7,7 +7,7 @@ enum AbsentFeatures {
     private struct Unmatched: Error {}
 
     /// A fallback that answers the routes of `absent` and hands every other unmatched link to `next`.
-    static func fallback(_ absent: [AbsentFeature], app: String, home: String, next: @escaping RouteHandler) -> RouteHandler {
+    static func fallback(_ absent: [AbsentFeature], app: String, home: String?, next: @escaping RouteHandler) -> RouteHandler {
         guard !absent.isEmpty else { return next }
         let routes = Router()
         for feature in absent {
@@ -15,7 +15,7 @@ enum AbsentFeatures {
                 // A pattern with a parameter type of the absent component's own cannot be matched; its links stay unmatched.
                 try? routes.register(pattern, owner: feature.component) { request in
                     guard let web = feature.web else { return notInApp(request.url.original, feature: feature.component, app: app, home: home) }
-                    return ShellScreens.webPage(webAddress(request.url, base: web))
+                    return ShellScreens.webPage(webAddress(request.url, base: web), home: home)
                 }
             }
         }
@@ -30,10 +30,10 @@ enum AbsentFeatures {
     }
 
     /// The screen of a link to a feature the app leaves out.
-    static func notInApp(_ url: String, feature: String, app: String, home: String) -> Screen {
+    static func notInApp(_ url: String, feature: String, app: String, home: String?) -> Screen {
         var screen = Screen(title: "Not in this app")
         screen.text("'\(url)' opens \(feature), which the app '\(app)' does not contain.")
-        screen.link("Home", home)
+        if let home { screen.link("Home", home) }
         return screen
     }
 

@@ -18,11 +18,10 @@ public struct AppDefinition: Sendable {
     public var absent: [AbsentFeature]
     /// Settings its modules read; the environment overrides each.
     public var settings: [String: String]
-    /// Its own home layout (JSON), if it declares one.
-    public var homeLayout: String?
     /// Its own degrade table (JSON), if it declares one; SHOP_DEGRADE_TABLE still replaces it.
     public var degradeTable: String?
-    /// The first screen and the `home` command's, when not the home route (a focused app starts at its component).
+    /// The first screen and the `home` command's (components.yaml's `workspace.start`; a focused app starts at its
+    /// component); nil: the shell's list of the app's routes.
     public var start: String?
     /// The scheme of the app's own links (components.yaml's `workspace.scheme`): the only one routes may use.
     public var scheme: String?
@@ -34,7 +33,7 @@ public struct AppDefinition: Sendable {
     public init(
         name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
         absent: [AbsentFeature],
-        settings: [String: String], homeLayout: String?, degradeTable: String?, start: String? = nil, scheme: String? = nil,
+        settings: [String: String], degradeTable: String?, start: String? = nil, scheme: String? = nil,
         routes: [String: [String]] = [:]
     ) {
         self.name = name
@@ -44,7 +43,6 @@ public struct AppDefinition: Sendable {
         self.hostKeys = hostKeys
         self.absent = absent
         self.settings = settings
-        self.homeLayout = homeLayout
         self.degradeTable = degradeTable
         self.start = start
         self.scheme = scheme

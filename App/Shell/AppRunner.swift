@@ -1,5 +1,4 @@
 import Foundation
-import HomeInterface
 import Logging
 import Router
 import ScreenKit
@@ -50,9 +49,6 @@ public struct AppRunner: Sendable {
         self.readLine = readLine
         self.environment = environment
     }
-
-    /// The scheme of the app's own links.
-    static let businessScheme = homeRoute.components(separatedBy: "://").first ?? "shop"
 
     /// Runs `arguments` (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) async -> Int32 {
@@ -240,7 +236,8 @@ public struct AppRunner: Sendable {
         comma-separated; else link-keys.json), SHOP_LINK_SIGNING_KEY (the private key file 'sign' uses),
         SHOP_LOG (log level: trace, debug, info, notice, warning (default), error, critical; 1 is info),
         SHOP_WEB_FALLBACK (web site for links nothing opens), SHOP_REMOTE_CONFIG (the remote configuration file:
-        home layout and degrade table URLs, trusted keys), SHOP_HOME_LAYOUT_URL, SHOP_DEGRADE_URL (their URLs),
+        document URLs by name, trusted keys), SHOP_<NAME>_URL (the URL of the document NAME, like
+        SHOP_DEGRADE_TABLE_URL),
         SHOP_PLUGIN_FEED (plugin feed URL),
         SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
         SHOP_PLUGIN_TIMEOUT (seconds a download may stall).
@@ -268,10 +265,8 @@ public struct AppRunner: Sendable {
 
         """
 
-    static let homeRoute = (try? HomeRoute.Home().url()) ?? "shop://home"
-
-    /// Where the app starts and `home` goes.
-    var homeURL: String { app.start ?? Self.homeRoute }
+    /// Where the app starts and `home` goes; nil: the shell's list of the app's routes.
+    var homeURL: String? { app.start }
 
     private func sign(_ arguments: [String]) -> Int32 {
         let once = arguments.contains("--once")

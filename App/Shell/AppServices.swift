@@ -1,5 +1,4 @@
 import Foundation
-import HomeInterface
 import Logging
 import PluginFeed
 import Router
@@ -51,12 +50,18 @@ struct ShellSettings: Sendable {
     var linkVerifier: any ExternalLinkVerifier
     /// The web site that opens a business-scheme link nothing in the app opens, instead of "Page not found".
     var webBase: String?
+    /// The app's own scheme: the links the web fallback takes.
+    var scheme: String?
+    /// The app's first screen, which the web page links to.
+    var home: String?
 
     /// The settings of `app` under `environment`; throws naming the setting that cannot be used.
     init(environment: [String: String], app: AppDefinition, remote: RemoteConfiguration?, storage: Storage) throws {
         (degradeTable, degradeSource) = try AppSettings.degradeTable(environment: environment, app: app, remote: remote)
         linkVerifier = SignedLinkVerifier(
             verifier: LinkVerifier(keys: try AppSettings.linkKeys(environment: environment)), used: storage.collection("links.used-once"))
+        scheme = app.scheme
+        home = app.start
         let settings = AppSettings.moduleSettings(environment: environment, app: app)
         if let base = settings[AppSettings.webFallback], !base.isEmpty {
             guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil, url.fragment == nil else {
@@ -68,8 +73,8 @@ struct ShellSettings: Sendable {
 
     /// The web page of `url` when a web fallback is set and `url` is of the app's own scheme.
     func webFallback(for url: RouteURL) -> Screen? {
-        guard let webBase, url.scheme == AppRunner.businessScheme else { return nil }
-        return ShellScreens.webPage(AbsentFeatures.webAddress(url, base: webBase))
+        guard let webBase, url.scheme == scheme else { return nil }
+        return ShellScreens.webPage(AbsentFeatures.webAddress(url, base: webBase), home: home)
     }
 }
 
@@ -106,11 +111,9 @@ enum AppSettings {
         return LinkSigner(key: try PluginSigningKey(fileContents: text))
     }
 
-    /// What the modules read: the app's settings and home layout, each replaced by an environment variable of its name.
+    /// What the modules read: the app's settings, each replaced by an environment variable of its name.
     static func moduleSettings(environment: [String: String], app: AppDefinition) -> [String: String] {
-        var settings = app.settings
-        settings[HomeSettings.layoutJSON] = app.homeLayout
-        return settings.merging(environment) { _, environment in environment }
+        app.settings.merging(environment) { _, environment in environment }
     }
 
     /// The degrade table and where it came from: the file named by SHOP_DEGRADE_TABLE (a path or file:// URL),

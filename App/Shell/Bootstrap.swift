@@ -1,5 +1,4 @@
 import Foundation
-import HomeInterface
 import Logging
 public import Router
 import RuntimePlugins
@@ -30,6 +29,8 @@ public struct Bootstrap: Sendable {
     let remote: RemoteConfiguration?
     /// Whether the App is in the foreground.
     let presence = Presence()
+    /// The app's first screen, the shell's own screens link to it; nil: the list of its routes.
+    let start: String?
 
     /// Opens the database, installs the app's plugins (throws ``PluginConfigurationError`` for a wrong
     /// declaration), registers every module in dependency order, loads the runtime plugins and announces
@@ -66,18 +67,17 @@ public struct Bootstrap: Sendable {
         let remote = try RemoteConfiguration.configured(environment: environment, dataFolder: dataFolder, logger: logger)
         if let remote {
             await profile.measure("fetch the remote configuration") { await remote.refresh() }
-            if remote.names.contains(RemoteConfiguration.homeLayout) {
-                try router.services.register((any HomeLayoutSource).self, owner: "app", instance: RemoteHomeLayout(remote: remote))
-            }
+            // Modules read the documents served for them (a layout, say) by name.
+            try router.services.register((any RemoteDocuments).self, owner: "app", instance: remote)
         }
         let settings = try ShellSettings(environment: environment, app: app, remote: remote, storage: storage)
-        let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start ?? AppRunner.homeRoute) { request in
-            settings.webFallback(for: request.url) ?? ShellScreens.notFound(request.url.original)
+        let notFound = AbsentFeatures.fallback(app.absent, app: app.name, home: app.start) { request in
+            settings.webFallback(for: request.url) ?? ShellScreens.notFound(request.url.original, home: app.start)
         }
         let lateModules = AppRuntimePlugins.LateModuleManager()
         router.setFallback(
             runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, modules: lateModules, fallback: notFound) } ?? notFound)
-        router.setWebContainer { request in ShellScreens.webPage(request.url.original) }
+        router.setWebContainer { request in ShellScreens.webPage(request.url.original, home: app.start) }
         router.setExternalLinkVerifier(settings.linkVerifier)
         router.setDegradeTable(settings.degradeTable)
         if logger.logLevel <= .info { try router.addInterceptor(LoggingInterceptor(logger: logger)) }
@@ -89,7 +89,7 @@ public struct Bootstrap: Sendable {
         ) { report in
             observer.modules(report)
             if case .disabled(let module, _, let withdrawn) = report {
-                Unavailable.register(module, withdrawn: withdrawn, declared: app.routes[module] ?? [], on: router)
+                Unavailable.register(module, withdrawn: withdrawn, declared: app.routes[module] ?? [], on: router, home: app.start)
             }
         }
         lateModules.manager = manager
@@ -109,12 +109,13 @@ public struct Bootstrap: Sendable {
         }
         await profile.measure("launch the modules (before the first screen)") { await manager.launch(options) }
         return Bootstrap(
-            router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins, profile: profile, observer: observer, remote: remote)
+            router: router, modules: manager, databasePath: path, runtimePlugins: runtimePlugins, profile: profile, observer: observer, remote: remote,
+            start: app.start)
     }
 
     /// The App comes to the foreground: the remote configuration is asked again (not at the shell's start,
     /// which fetched it a moment ago), a new degrade table applies at once, and the modules hear
-    /// `foreground` (Home reads its layout).
+    /// `foreground` (a module may read what changed).
     func comeToForeground(environment: [String: String], app: AppDefinition, refreshing: Bool = true) async {
         presence.enterForeground()
         if let remote, refreshing {
@@ -132,10 +133,10 @@ public struct Bootstrap: Sendable {
             return try await router.open(url, as: Screen.self, origin: origin, signatureChecked: signatureChecked)
         } catch let error as RouterError where error.code == .unknownService || error.code == .moduleDisabled {
             guard let owner = (try? router.lookup(url))?.owner, modules.statuses.contains(where: { $0.state != .running }) else { throw error }
-            return ShellScreens.unavailable(url, module: owner)
+            return ShellScreens.unavailable(url, module: owner, home: start)
         } catch  where !(error is RouterError) {
             guard let owner = (try? router.lookup(url))?.owner, isDisabled(owner) else { throw error }
-            return ShellScreens.unavailable(url, module: owner)
+            return ShellScreens.unavailable(url, module: owner, home: start)
         }
     }
 
@@ -231,27 +232,45 @@ public struct AppPlugins: Sendable {
     }
 }
 
-/// The screens the shell itself owns: what opens when no component does.
+/// The screens the shell itself owns: what opens when no component does. Each links to the app's start
+/// (`home`), when it has one.
 enum ShellScreens {
-    static func notFound(_ url: String) -> Screen {
+    static func notFound(_ url: String, home: String?) -> Screen {
         var screen = Screen(title: "Page not found")
         screen.text("Nothing in the app opens '\(url)'.")
-        screen.link("Home", "shop://home")
-        return screen
+        return linkingHome(screen, home)
     }
 
-    static func webPage(_ url: String) -> Screen {
+    static func webPage(_ url: String, home: String?) -> Screen {
         var screen = Screen(title: "Web page")
         screen.text("The web container shows \(url)")
         screen.text("(a terminal has no browser; a phone would show the page here)")
-        screen.link("Home", "shop://home")
+        return linkingHome(screen, home)
+    }
+
+    static func unavailable(_ url: String, module: String, home: String?) -> Screen {
+        var screen = Screen(title: "Temporarily unavailable")
+        screen.text("'\(url)' belongs to \(module), which is not working right now. Please try again later.")
+        return linkingHome(screen, home)
+    }
+
+    /// The first screen of an app without a start route: its routes that take no parameter, as links.
+    static func routeList(_ routes: [RouteDescription], app: String) -> Screen {
+        var screen = Screen(title: "App '\(app)'")
+        screen.text("No start screen: components.yaml's workspace.start names the route every app opens first.")
+        let openable = Set(routes.map(\.pattern)).filter { pattern in
+            let path = pattern.components(separatedBy: "://").dropFirst().joined()
+            return !path.split(separator: "/").contains { $0.hasPrefix(":") || $0.hasPrefix("*") || $0.hasPrefix("<") }
+        }
+        if openable.isEmpty { screen.text("It has no route yet: add a feature with 'componentctl new'.") }
+        for pattern in openable.sorted() { screen.link(pattern, pattern) }
         return screen
     }
 
-    static func unavailable(_ url: String, module: String) -> Screen {
-        var screen = Screen(title: "Temporarily unavailable")
-        screen.text("'\(url)' belongs to \(module), which is not working right now. Please try again later.")
-        screen.link("Home", "shop://home")
+    private static func linkingHome(_ screen: Screen, _ home: String?) -> Screen {
+        guard let home else { return screen }
+        var screen = screen
+        screen.link("Home", home)
         return screen
     }
 }
@@ -261,12 +280,12 @@ enum ShellScreens {
 /// options (public or not, labels), so a deep link is refused or let in as before; a declared route it never
 /// got to register stays private.
 enum Unavailable {
-    static func register(_ module: String, withdrawn: [RouteDescription], declared: [String], on router: Router) {
+    static func register(_ module: String, withdrawn: [RouteDescription], declared: [String], on router: Router, home: String?) {
         let options = Dictionary(withdrawn.map { ($0.pattern, RouteOptions(isPublic: $0.isPublic, labels: Set($0.labels))) }, uniquingKeysWith: { a, _ in a })
         for pattern in withdrawn.map(\.pattern) + declared.filter({ options[$0] == nil }) {
             // A pattern with a parameter type of the module's own cannot be parsed now; its links stay unmatched.
             try? router.register(pattern, owner: module, options: options[pattern] ?? RouteOptions()) { request in
-                ShellScreens.unavailable(request.url.original, module: module)
+                ShellScreens.unavailable(request.url.original, module: module, home: home)
             }
         }
     }

@@ -16,7 +16,7 @@ struct InteractiveShell {
 
     mutating func run() async -> Int32 {
         await app.comeToForeground(environment: runner.environment, app: runner.app, refreshing: false)
-        await open(runner.homeURL)
+        await openHome()
         app.profile.firstScreenShown()
         while true {
             runner.output("> ")
@@ -46,7 +46,7 @@ struct InteractiveShell {
                 show(screen)
             }
         case "home":
-            await open(runner.homeURL)
+            await openHome()
         case "routes":
             runner.output(AppRunner.routeTable(app.router.routes, in: app))
         case "status":
@@ -58,7 +58,7 @@ struct InteractiveShell {
             runner.output("The App is in the background; 'foreground' brings it back.\n")
         case "foreground":
             await app.comeToForeground(environment: runner.environment, app: runner.app)
-            await open(runner.homeURL)
+            await openHome()
         case "memory-warning":
             await app.modules.send(.memoryWarning)
             runner.output("Told \(AppRunner.listeners(of: .memoryWarning, in: app)) that memory is short.\n")
@@ -100,6 +100,16 @@ struct InteractiveShell {
             }
             await open(links[number - 1].url)
         }
+    }
+
+    /// The app's start, or the shell's list of its routes when components.yaml names no start.
+    private mutating func openHome() async {
+        guard let url = runner.homeURL else {
+            let screen = ShellScreens.routeList(app.router.routes, app: runner.app.name)
+            navigator.push(screen)
+            return show(screen)
+        }
+        await open(url)
     }
 
     private mutating func open(_ url: String) async {

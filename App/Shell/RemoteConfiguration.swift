@@ -1,18 +1,18 @@
 import Foundation
-import HomeInterface
 import Logging
 import PluginFeed
 import Router
 import RuntimePlugins
 
-/// The App's configuration files served from a URL (the home layout, the degrade table): fetched at start
+/// The App's configuration files served from a URL (the degrade table, and documents of modules such as a
+/// layout): fetched at start
 /// with a short timeout and again on `foreground`, asked for only when changed (ETag, Last-Modified), and
 /// taken only when signed by a trusted key and no older than the copy the App has. The last good copy,
 /// kept in the data folder, is what the App uses whenever the server is down, slow, or serves anything else.
-final class RemoteConfiguration: Sendable {
+final class RemoteConfiguration: RemoteDocuments {
     /// One file the App takes from a URL.
     struct Document: Sendable {
-        /// Its name in the data folder and in messages: `home-layout`, `degrade-table`.
+        /// Its name in the data folder, in messages and to the modules that read it: `degrade-table`, `home-layout`.
         let name: String
         /// Where it is served; its signature is at the same URL with `.sig` added.
         let url: URL
@@ -125,29 +125,36 @@ final class RemoteConfiguration: Sendable {
     }
 }
 
-/// The home layout as the App's remote configuration has it: the service Home reads.
-struct RemoteHomeLayout: HomeLayoutSource {
-    let remote: RemoteConfiguration
-
-    func currentLayout() -> (json: Data, source: String)? { remote.current(RemoteConfiguration.homeLayout) }
-}
-
 extension RemoteConfiguration {
-    static let homeLayout = "home-layout"
     static let degradeTable = "degrade-table"
 
     /// The remote configuration `environment` asks for, or nil when no file is served from a URL:
-    /// `SHOP_REMOTE_CONFIG` names a JSON file (`{"home-layout": URL, "degrade-table": URL, "keys": [...],
-    /// "timeout": seconds}`), else the bundled remote-config.json; `SHOP_HOME_LAYOUT_URL` and
-    /// `SHOP_DEGRADE_URL` replace its URLs. Throws naming what cannot be used.
+    /// `SHOP_REMOTE_CONFIG` names a JSON file (`{"degrade-table": URL, "home-layout": URL, "keys": [...],
+    /// "timeout": seconds}`: every key besides `keys` and `timeout` names a document), else the bundled
+    /// remote-config.json; `SHOP_<NAME>_URL` (`SHOP_DEGRADE_TABLE_URL`, `SHOP_HOME_LAYOUT_URL`) replaces the
+    /// URL of the document of that name. Throws naming what cannot be used.
     static func configured(environment: [String: String], dataFolder: URL, logger: Logger) throws -> RemoteConfiguration? {
         struct File: Decodable {
-            var homeLayout: String?
-            var degradeTable: String?
+            var urls: [String: String?] = [:]
             var keys: [String]?
             var timeout: Double?
-            enum CodingKeys: String, CodingKey {
-                case homeLayout = "home-layout", degradeTable = "degrade-table", keys, timeout
+
+            struct Key: CodingKey {
+                var stringValue: String
+                var intValue: Int? { nil }
+                init(stringValue: String) { self.stringValue = stringValue }
+                init?(intValue: Int) { nil }
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                for key in container.allKeys {
+                    switch key.stringValue {
+                    case "keys": keys = try container.decode([String]?.self, forKey: key)
+                    case "timeout": timeout = try container.decode(Double?.self, forKey: key)
+                    default: urls[key.stringValue] = try container.decode(String?.self, forKey: key)
+                    }
+                }
             }
         }
         let source: URL
@@ -170,11 +177,19 @@ extension RemoteConfiguration {
             return url
         }
         var documents: [Document] = []
-        if let layout = try url(file.homeLayout, "SHOP_HOME_LAYOUT_URL") {
-            documents.append(Document(name: homeLayout, url: layout, check: checkLayout))
-        }
-        if let table = try url(file.degradeTable, "SHOP_DEGRADE_URL") {
-            documents.append(Document(name: degradeTable, url: table) { data in try DegradeTable.decode(data, source: table.absoluteString).sequence })
+        for name in Set(file.urls.keys).union([degradeTable]).sorted() {
+            // The name is the kept copy's file name too.
+            guard name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
+                throw FeedError("\(source.lastPathComponent) names a document '\(name)'; a document's name is lower kebab case, like \"home-layout\"")
+            }
+            let variable = "SHOP_" + name.uppercased().replacingOccurrences(of: "-", with: "_") + "_URL"
+            guard let documentURL = try url(file.urls[name] ?? nil, variable) else { continue }
+            if name == degradeTable {
+                let source = documentURL.absoluteString
+                documents.append(Document(name: name, url: documentURL) { data in try DegradeTable.decode(data, source: source).sequence })
+            } else {
+                documents.append(Document(name: name, url: documentURL, check: checkOutline))
+            }
         }
         guard !documents.isEmpty else { return nil }
         let keys = try TrustedKeys(file.keys ?? [])
@@ -186,17 +201,11 @@ extension RemoteConfiguration {
             logger: logger)
     }
 
-    /// A home layout's outline, as far as the shell can read it (Home reads the rest, skipping broken
-    /// sections): an object with a title, a list of sections and an optional whole-number sequence.
-    private static func checkLayout(_ data: Data) throws -> Int? {
-        struct Outline: Decodable {
-            struct AnySection: Decodable { init(from decoder: any Decoder) {} }
-            var title: String
-            var sections: [AnySection]
-            var sequence: Int?
-        }
-        let outline: Outline = try FeedJSON.decode(
-            data, what: "the home layout (an object with a \"title\", a list of \"sections\" and an optional whole-number \"sequence\")")
+    /// A module's document, as far as the shell can read it (the module reads the rest): a JSON object
+    /// with an optional whole-number sequence.
+    private static func checkOutline(_ data: Data) throws -> Int? {
+        struct Outline: Decodable { var sequence: Int? }
+        let outline: Outline = try FeedJSON.decode(data, what: "a document (a JSON object with an optional whole-number \"sequence\")")
         return outline.sequence
     }
 }

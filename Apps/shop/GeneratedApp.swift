@@ -67,8 +67,8 @@ public enum GeneratedApp {
             hostKeys: [
                 "cart": "63a8e72d2b787fc71f20e78b595478d470b8d474204e8ba1bc43a09e5156fbfd",
                 "cart-interface": "20c36c2fe5144169d6e81374cb9161a07d7cee47666c0f3dc283a82f8283608a",
-                "home": "768f2c1db4e957127b30036ed6430dab2439c885a6ee2790e837725ea92867fe",
-                "home-interface": "e224a5d1c2991182ce2b930662be5c19a5858754418715bb162de6cb2bd14526",
+                "home": "245a5b9f97f83776aefb3114c853cdd8dc80f5d0b334dc798092114b7f8f65c6",
+                "home-interface": "bd7e42bf16a00137250dc0ad232ac0d40df9f6d5bd49d5d7c1152e560639b40e",
                 "models": "0783ee329b2d1134bc9f53b07ac70b00c089261043ac572f34b725df702d3408",
                 "order": "268be30278712b5f2b711ea2c9a926af913b2bfe712f3d0557c2e9fda0459807",
                 "order-interface": "4ed69622ce8ccad44d30caae94b3b0af1d53c8969fd5211ff1206b0d91059fe3",
@@ -77,7 +77,7 @@ public enum GeneratedApp {
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",
                 "reviews": "aecccf3fb8b5e4c63e48c96e34a8ef91d88742d0e778ca98ca5c8d231cb176c3",
-                "router": "03b554b9b9fc026f40fa087222a6ad12de6026de5a7767d84fb7f4e7fa22f4f0",
+                "router": "615b66b7e119d1da6d047d7ace8b0bac8b2796c6329a2105b29c398b3ccfddd5",
                 "runtime-plugins": "49739cfdb930da7f4dd1f5816ddbd279e4d3180bc4e921dd7f0f96a3c42e61e4",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
                 "session": "ea17f1d4d4a74c6fb5753324085320142dfaa4d6f017a9feb37dae12e08083d5",
@@ -89,8 +89,8 @@ public enum GeneratedApp {
             absent: [
             ],
             settings: [:],
-            homeLayout: nil,
             degradeTable: nil,
+            start: "shop://home",
             scheme: "shop",
             routes: [
                 "cart": ["shop://cart", "shop://cart/add/<int:productID>", "shop://cart/clear", "shop://cart/remove/<int:productID>"],

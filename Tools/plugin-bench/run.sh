@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds plugin-bench in release and runs it: the product page before and with its plugins (ratio and
+# Builds plugin-bench in release and runs it: its own item page before and with its plugins (ratio and
 # per-plugin cost), then the container's allocations per plugin with ordo-one's malloc interposer
 # preloaded (a missed allocation goal exits 1; timings only report, as they follow the machine's load).
 set -euo pipefail

@@ -59,6 +59,13 @@ import TestSupport
             host.map(\.message) == [
                 "runtime plugin 'stamp' links 'ShelfInterfaceDynamic', which the App does not list, so the plugin cannot share the App's copy of 'shelf-interface'"
             ])
+        // sync writes the list: each library a runtime plugin links, once, and its package among the root's.
+        let output = try #require(try AppWiring.generate(try scratch.load()))
+        #expect(
+            output.manifestBlock.hasSuffix(
+                "let runtimePluginLibraries: [Target.Dependency] = [\n    .product(name: \"RoutingDynamic\", package: \"Routing\"),\n"
+                    + "    .product(name: \"ShelfInterfaceDynamic\", package: \"ShelfInterface\"),\n]\n"), "\(output.manifestBlock)")
+        #expect(output.packages.contains { $0.name == "shelf-interface" })
     }
 
     @Test func aRuntimePluginCannotBeDeclared() throws {

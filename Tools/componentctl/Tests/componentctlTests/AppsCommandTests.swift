@@ -69,23 +69,31 @@ import TestSupport
         let module = try tool(scratch, "sync", "--check")
         #expect(module.status == 1)
         #expect(module.output.contains("Apps/full/GeneratedApp.swift, Apps/shelf-only/GeneratedApp.swift"))
-        // A file an app embeds, and its settings.
+        // Files an app embeds, and its settings.
         try scratch.write("App/Config/layout.json", "{\"title\": \"Shelf\"}\n")
+        try scratch.write("App/Config/degrade.json", "{\"rules\": []}\n")
         try scratch.replace(
             in: "components.yaml", "    components: [shelf, reader]\n",
-            with: "    components: [shelf, reader]\n    home-layout: App/Config/layout.json\n    settings:\n      LIBRARY_LOG: 1\n")
+            with: "    components: [shelf, reader]\n    setting-files:\n      shelf.layout: App/Config/layout.json\n"
+                + "    degrade: App/Config/degrade.json\n    settings:\n      LIBRARY_LOG: 1\n")
         #expect(try tool(scratch, "sync").status == 0)
         let full = try scratch.read("Apps/full/GeneratedApp.swift")
-        #expect(full.contains(#"homeLayout: "{\"title\": \"Shelf\"}\n","#))
-        #expect(full.contains("settings: [\n                \"LIBRARY_LOG\": \"1\",\n            ],"))
+        #expect(
+            full.contains(
+                "settings: [\n                \"LIBRARY_LOG\": \"1\",\n                \"shelf.layout\": \"{\\\"title\\\": \\\"Shelf\\\"}\\n\",\n            ],"
+            ))
+        #expect(full.contains(#"degradeTable: "{\"rules\": []}\n","#))
         try scratch.write("App/Config/layout.json", "{\"title\": \"Books\"}\n")
         #expect(try tool(scratch, "sync", "--check").status == 1, "an embedded file changed")
         #expect(try tool(scratch, "sync").status == 0)
-        try scratch.write("App/Config/layout.json", "{\"title\": \n")
+        // A setting file is any text; a degrade table must be JSON, or the app would refuse to start.
+        try scratch.write("App/Config/layout.json", "not JSON\n")
+        #expect(try tool(scratch, "sync").status == 0)
+        try scratch.write("App/Config/degrade.json", "{\"rules\": \n")
         let broken = try tool(scratch, "sync")
         #expect(broken.status == 2)
-        #expect(broken.error.contains("'App/Config/layout.json', named in components.yaml's apps, is not valid JSON"))
-        try scratch.write("App/Config/layout.json", "{\"title\": \"Books\"}\n")
+        #expect(broken.error.contains("'App/Config/degrade.json', named in components.yaml's apps, is not valid JSON"))
+        try scratch.write("App/Config/degrade.json", "{\"rules\": []}\n")
         // A hand edit of a generated file.
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.replace(in: "Apps/full/main.swift", "exit(status)", with: "exit(0)")
@@ -116,7 +124,7 @@ import TestSupport
         ("  a:\n    components: [shelf-interface]\n", "'shelf-interface' in app 'a' is an interface: interfaces come along with the components that use them"),
         ("  a:\n    components: [catalog]\n", "'catalog' in app 'a' is in layer core: it comes along with the components that depend on it"),
         ("  a:\n    components: [shelf]\n  a:\n    components: [reader]\n", "duplicate key 'a'"),
-        ("  a:\n    components: []\n", "app 'a' has no components"),
+        ("  a:\n    components: shelf\n", "apps.a.components must be a list, not a scalar"),
         ("  a:\n    product: A\n", "the key 'components' is missing"),
         ("  a:\n    components: [shelf, shelf]\n", "'shelf' is listed twice in app 'a'"),
         ("  a:\n    product: X\n    components: [shelf]\n  b:\n    product: X\n    components: [reader]\n", "apps 'a' and 'b' both build the product 'X'"),
@@ -128,7 +136,10 @@ import TestSupport
             "apps.a.missing.reader is 'elsewhere', neither 'not-in-app' nor a web address"
         ),
         ("  a:\n    components: [shelf]\n    missing:\n      catalog: not-in-app\n", "'catalog' under apps.a.missing is no feature component"),
-        ("  a:\n    components: [shelf]\n    home-layout: App/none.json\n", "apps.a.home-layout 'App/none.json' is no file"),
+        (
+            "  a:\n    components: [shelf]\n    setting-files:\n      shelf.layout: App/none.json\n",
+            "apps.a.setting-files.shelf.layout 'App/none.json' is no file"
+        ),
         ("  a:\n    components: [shelf]\n    colour: blue\n", "unknown key 'colour' in app 'a'"),
     ])
     func badAppsAreConfigurationErrorsAndChangeNothing(apps: String, expected: String) throws {
@@ -286,26 +297,56 @@ import TestSupport
         #expect(try state(scratch) == before)
     }
 
-    @Test func removeTakesAComponentOutOfEveryAppAndRefusesToEmptyOne() throws {
+    @Test func theWorkspaceStartIsEveryAppsFirstScreenUntilTheComponentOwningItsRouteIsRemoved() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.declareApps("  full:\n    components: [shelf, reader]\n  shelf-only:\n    components: [shelf]\n")
+        try scratch.replace(in: "components.yaml", "  scheme: lib ", with: "  start: web://book/1\n  scheme: lib ")
+        try scratch.commitAsNewRepository()
+        let refused = try tool(scratch, "sync")
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("workspace.start 'web://book/1' is no URL of the workspace's scheme 'lib'"), "\(refused.error)")
+        try scratch.replace(in: "components.yaml", "start: web://book/1", with: "start: lib://book/1")
+        #expect(try tool(scratch, "sync").status == 0)
+        for app in ["full", "shelf-only"] {
+            #expect(try scratch.read("Apps/\(app)/GeneratedApp.swift").contains("            start: \"lib://book/1\",\n"), "\(app)")
+        }
+        try scratch.git("add", "-A")
+        try scratch.git("commit", "-qm", "apps")
+        // Removing the shelf leaves the start: the route is the reader's (its interface declares it).
+        try scratch.git("rm", "-q", "Tests/AppTests/AppTests.swift")
+        try scratch.git("commit", "-qm", "no root test")
+        #expect(try tool(scratch, "remove", "shelf").status == 0)
+        #expect(try scratch.read("components.yaml").contains("  start: lib://book/1\n"))
+        try scratch.git("commit", "-qam", "shelf removed")
+        let removed = try tool(scratch, "remove", "reader")
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(removed.output.contains("workspace.start named its route lib://book/1: the apps now start at a list of their routes"))
+        #expect(try !scratch.read("components.yaml").contains("start:"))
+        #expect(try !scratch.read("Apps/full/GeneratedApp.swift").contains("start:"))
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+    }
+
+    @Test func removeTakesAComponentOutOfEveryAppAndLeavesAnEmptiedOneTheShellAlone() throws {
         let scratch = try Scratch.fixture()
         try scratch.declareApps("  shelf-only:\n    components: [shelf]\n    missing:\n      reader: not-in-app\n  reading:\n    components:\n      - reader\n")
         try scratch.commitAsNewRepository()
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "apps")
-        let before = try state(scratch)
-        let refused = try tool(scratch, "remove", "reader")
-        #expect(refused.status == 2)
-        #expect(refused.error.contains("removing reader would leave app 'reading' with no component"))
-        #expect(try state(scratch) == before)
-
-        try scratch.replace(in: "components.yaml", "      - reader\n", with: "      - shelf\n      - reader\n")
-        try scratch.git("commit", "-qam", "reading has the shelf too")
         let removed = try tool(scratch, "remove", "reader")
         #expect(removed.status == 0, "\(removed.error)")
         #expect(removed.output.contains("The apps shelf-only, reading no longer contain it."))
-        let yaml = try scratch.read("components.yaml")
-        #expect(yaml.hasSuffix("apps:\n  shelf-only:\n    components: [shelf]\n    missing:\n  reading:\n    components:\n      - shelf\n"))
+        #expect(try scratch.read("components.yaml").hasSuffix("apps:\n  shelf-only:\n    components: [shelf]\n    missing:\n  reading:\n    components:\n"))
+        #expect(try tool(scratch, "sync", "--check").status == 0)
+        #expect(try tool(scratch, "check-layers").status == 0)
+        #expect(try scratch.read("Apps/reading/GeneratedApp.swift").contains("modules: {\n                [\n                ]\n            },"))
+        try scratch.git("add", "-A")
+        // The fixture's root test of the shelf goes first, as a team's would.
+        try scratch.git("rm", "-q", "Tests/AppTests/AppTests.swift")
+        try scratch.git("commit", "-qm", "reader removed")
+        let last = try tool(scratch, "remove", "shelf")
+        #expect(last.status == 0, "\(last.error)")
+        #expect(try scratch.read("components.yaml").contains("  shelf-only:\n    components: []\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").status == 0)
     }

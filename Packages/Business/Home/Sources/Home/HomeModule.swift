@@ -23,7 +23,7 @@ public struct HomeModule: AppModule {
     private let logger = Logger(label: "home")
 
     /// A module with `layout`, or the one named by the ``layoutSetting`` setting, else the one the App serves
-    /// (``HomeLayoutSource``), else the app's own (``HomeSettings/layoutJSON``), else the bundled one.
+    /// (``RemoteDocuments``, ``HomeSettings/remoteLayout``), else the app's own (``HomeSettings/layoutJSON``), else the bundled one.
     public init(layout: HomeLayout? = nil) {
         self.layout = layout
     }
@@ -67,7 +67,7 @@ public struct HomeModule: AppModule {
     private func load(_ context: ModuleContext) throws -> (HomeLayout, String) {
         if let layout { return (layout, "the layout given") }
         if let path = context.settings[Self.layoutSetting] { return (try HomeLayout.load(path: path), path) }
-        if let served = (try? context.services.optional((any HomeLayoutSource).self))?.currentLayout() {
+        if let served = (try? context.services.optional((any RemoteDocuments).self))?.current(HomeSettings.remoteLayout) {
             do {
                 return (try HomeLayout.decode(served.json, source: served.source), served.source)
             } catch {

@@ -2,8 +2,10 @@ public import Router
 
 /// The settings the Home component reads from its module context.
 public enum HomeSettings {
-    /// The home layout as JSON text: what an app declares as its own layout (components.yaml's `home-layout:`).
+    /// The home layout as JSON text: what an app declares as its own layout (components.yaml's `setting-files:`).
     public static let layoutJSON = "home.layout-json"
+    /// The name of the layout among the documents the App serves from URLs (``RemoteDocuments``).
+    public static let remoteLayout = "home-layout"
 }
 
 /// The routes the Home component owns.

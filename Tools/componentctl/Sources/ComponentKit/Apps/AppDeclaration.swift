@@ -34,18 +34,18 @@ public struct AppDeclaration: Sendable, Hashable {
     public var members: [Member]
     /// The declared behaviour of components it leaves out.
     public var missing: [Absence] = []
-    /// A home layout file (relative to the workspace root) the App embeds, if any.
-    public var homeLayout: String?
     /// A degrade table file (relative to the workspace root) the App embeds, if any.
     public var degradeTable: String?
     /// Settings the modules read (the environment overrides them), in file order.
     public var settings: [(key: String, value: String)] = []
+    /// Settings whose value is a file's text, embedded in the app (`setting-files:`), by setting: paths relative to the root.
+    public var settingFiles: [(key: String, path: String)] = []
     /// Where the app's entry starts.
     public var location: SourceLocation
     /// Files and folders that belong to the app, relative to the workspace root (`paths:`: its package, shell,
     /// tests, an Xcode project): a change to one affects the app.
     public var paths: [String] = []
-    /// The URL the app starts at instead of the home route (a focused app's component).
+    /// The URL the app starts at instead of the workspace's `start` (a focused app's component).
     public var start: String?
 
     /// The names of the listed components.
@@ -61,7 +61,8 @@ public struct AppDeclaration: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.product == rhs.product && lhs.members == rhs.members && lhs.missing == rhs.missing
-            && lhs.homeLayout == rhs.homeLayout && lhs.degradeTable == rhs.degradeTable && lhs.settings.elementsEqual(rhs.settings, by: ==)
+            && lhs.settingFiles.elementsEqual(rhs.settingFiles, by: ==) && lhs.degradeTable == rhs.degradeTable
+            && lhs.settings.elementsEqual(rhs.settings, by: ==)
             && lhs.location == rhs.location && lhs.start == rhs.start
     }
 

@@ -23,14 +23,36 @@ enum AppManifest {
         for plan in plans { text += "    .executable(name: \(swiftString(plan.app.product)), targets: [\(swiftString(plan.app.product))]),\n" }
         text += "]\n// The app targets, for the tests that drive them.\n// swift-format-ignore\nlet appTargetDependencies: [Target.Dependency] = [\n"
         for plan in plans { text += "    .target(name: \(swiftString(plan.app.product))),\n" }
+        text += "]\n// The shared libraries the workspace's runtime plugins link: the apps link them too, so a loaded plugin\n"
+        text += "// binds to the app's one copy of each module.\n// swift-format-ignore\nlet runtimePluginLibraries: [Target.Dependency] = [\n"
+        for library in runtimePluginLibraries(analysis) {
+            text += "    .product(name: \(swiftString(library.product)), package: \(swiftString(library.component.folderName))),\n"
+        }
         return text + "]\n"
     }
 
-    /// The components whose products the shell and the apps name: the root package's direct dependencies.
+    /// The `...Dynamic` products of components that runtime plugins depend on, sorted, each once.
+    static func runtimePluginLibraries(_ analysis: WorkspaceAnalysis) -> [(product: String, component: Component)] {
+        let byFolder = Dictionary(analysis.workspace.components.map { ($0.folderName.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var found: [String: (product: String, component: Component)] = [:]
+        for plugin in analysis.workspace.components where plugin.isRuntime {
+            for target in analysis.packages[plugin.name]?.manifest?.targets ?? [] where target.kind == .regular {
+                for dependency in target.dependencies {
+                    guard case .product(let product, let package) = dependency.reference, product.hasSuffix("Dynamic"),
+                        let component = byFolder[package.lowercased()], !component.isRuntime
+                    else { continue }
+                    found["\(component.folderName)/\(product)"] = (product, component)
+                }
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The components whose products the shell, the apps and the runtime plugins' libraries name: the root package's direct dependencies.
     static func directComponents(_ plans: [AppPlan], shellModules: [String], analysis: WorkspaceAnalysis, staged: [String: Component]) -> [Component] {
         let modules =
             shellModules + plans.flatMap { plan in plan.shellAPI + plan.modules.map(\.module) + plan.points.map(\.module) + plan.definitions.map(\.module) }
-        let names = Set(modules.compactMap { staged[$0]?.name ?? analysis.moduleOwners[$0] })
+        let names = Set(modules.compactMap { staged[$0]?.name ?? analysis.moduleOwners[$0] } + runtimePluginLibraries(analysis).map(\.component.name))
         return analysis.workspace.components.filter { names.contains($0.name) }
     }
 

@@ -61,16 +61,16 @@ enum AppSources {
             text += "                AbsentFeature(component: \(swiftString(absent.component)), patterns: [\(patterns)], web: \(web)),\n"
         }
         text += "            ],\n"
-        if app.settings.isEmpty {
+        let settings = try app.settings.map { ($0.key, swiftString($0.value)) } + app.settingFiles.map { ($0.key, try embedded($0.path, workspace)) }
+        if settings.isEmpty {
             text += "            settings: [:],\n"
         } else {
             text += "            settings: [\n"
-            for setting in app.settings { text += "                \(swiftString(setting.key)): \(swiftString(setting.value)),\n" }
+            for (key, value) in settings { text += "                \(swiftString(key)): \(value),\n" }
             text += "            ],\n"
         }
-        text += "            homeLayout: \(try embedded(app.homeLayout, workspace)),\n"
-        text += "            degradeTable: \(try embedded(app.degradeTable, workspace)),\n"
-        if let start = app.start { text += "            start: \(swiftString(start)),\n" }
+        text += "            degradeTable: \(try app.degradeTable.map { try embedded($0, workspace, json: true) } ?? "nil"),\n"
+        if let start = app.start ?? workspace.start { text += "            start: \(swiftString(start)),\n" }
         text += "            scheme: \(swiftString(workspace.scheme)),\n"
         text += "            routes: [\n"
         for (module, patterns) in plan.routes.sorted(by: { $0.key < $1.key }) {
@@ -103,15 +103,14 @@ enum AppSources {
         return arguments + ", source: \(swiftString("\(WorkspaceLoader.fileName) (plugins > \(entry.point) > \(entry.plugin))"))"
     }
 
-    /// A file's text as a Swift string literal, or `nil`: the app carries it, so the binary needs no file beside it.
-    private static func embedded(_ path: String?, _ workspace: Workspace) throws -> String {
-        guard let path else { return "nil" }
+    /// A file's text as a Swift string literal (checked to be JSON with `json`): the app carries it, so the binary needs no file beside it.
+    private static func embedded(_ path: String, _ workspace: Workspace, json: Bool = false) throws -> String {
         guard let data = FileManager.default.contents(atPath: workspace.root.appendingPathComponent(path).path), let text = String(data: data, encoding: .utf8)
         else {
             throw AppWiring.refusal("'\(path)', named in components.yaml's apps, cannot be read as UTF-8 text")
         }
         // The app would refuse to start with it: say so now, with the file's name.
-        guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+        guard !json || (try? JSONSerialization.jsonObject(with: data)) != nil else {
             throw AppWiring.refusal("'\(path)', named in components.yaml's apps, is not valid JSON")
         }
         return swiftString(text)

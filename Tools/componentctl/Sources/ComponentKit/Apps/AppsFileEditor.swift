@@ -32,13 +32,16 @@ enum AppsFileEditor {
         for app in workspace.apps {
             let gone = Set(app.componentNames).intersection(components)
             if !gone.isEmpty {
-                guard gone.count < app.members.count else {
-                    throw ComponentsFileEditor.refusal(
-                        "removing \(gone.sorted().joined(separator: ", ")) would leave app '\(app.name)' with no component; "
-                            + "delete the app from components.yaml first, or add another component to it")
-                }
                 guard case .sequence(let items, _, let flow)? = componentsList(of: app.name, in: workspace.document) else { continue }
-                for (index, item) in items.enumerated() {
+                let goesWhole = items.allSatisfy { item in
+                    guard case .scalar(let scalar) = item else { return false }
+                    return components.contains(scalar.value)
+                }
+                // The last components out leave the shell alone: `[]`, or an empty block list.
+                if flow, goesWhole, let first = items.first, let last = items.last {
+                    ranges.append(first.start.offset..<ComponentsFileEditor.end(of: last, in: bytes))
+                }
+                for (index, item) in items.enumerated() where !(flow && goesWhole) {
                     guard case .scalar(let scalar) = item, components.contains(scalar.value) else { continue }
                     if !flow {
                         ranges.append(lines(scalar.start.offset, scalar.end.offset, in: bytes))

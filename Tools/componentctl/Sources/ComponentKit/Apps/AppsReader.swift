@@ -5,7 +5,7 @@ extension SchemaReader {
     /// Target and product names of the root package that an app's product must not take.
     static let reservedProducts: Set<String> = ["Shell", "AppTests"]
 
-    /// The `apps:` mapping: name -> {product, components, missing, home-layout, degrade, settings}.
+    /// The `apps:` mapping: name -> {product, components, missing, setting-files, degrade, settings, paths}.
     mutating func readApps(_ node: YAMLNode, components: [Component], topLayer: String) -> [AppDeclaration] {
         if node.isNull { return [] }
         guard let map = mapping(node, "apps", keys: nil) else { return [] }
@@ -32,7 +32,7 @@ extension SchemaReader {
             error(at: key.start, "app name '\(name)' is not lower kebab case", fix: "name it like 'shop-lite': lowercase letters, digits and single dashes")
             return nil
         }
-        let keys: Set<String> = ["product", "components", "missing", "home-layout", "degrade", "settings", "paths"]
+        let keys: Set<String> = ["product", "components", "missing", "setting-files", "degrade", "settings", "paths"]
         guard let fields = mapping(node, "app '\(name)'", keys: keys) else { return nil }
         var valid = true
         let product = fields["product"].flatMap { string($0, "apps.\(name).product") } ?? upperCamelCase(name)
@@ -46,11 +46,15 @@ extension SchemaReader {
             valid = false
         }
         guard let listNode = fields["components"] ?? missing("components", at: key.start, example: "components: [home, product]") else { return nil }
-        guard case .sequence(let items, _, _) = listNode, !items.isEmpty else {
+        // An empty list is the shell alone: what a workspace starts from before its first feature.
+        let items: [YAMLNode]
+        switch listNode {
+        case .sequence(let listed, _, _): items = listed
+        case _ where listNode.isNull: items = []
+        default:
             error(
-                at: listNode.start, "app '\(name)' has no components",
-                fix: "list the business components and plugins it contains, like 'components: [home, product]'"
-            )
+                at: listNode.start, "apps.\(name).components must be a list, not \(listNode.kindName)",
+                fix: "list the business components and plugins it contains, like 'components: [home, product]' ('[]' for the shell alone)")
             return nil
         }
         var members: [AppDeclaration.Member] = []
@@ -82,7 +86,13 @@ extension SchemaReader {
                 app.missing.append(absence)
             }
         }
-        app.homeLayout = fields["home-layout"].flatMap { file($0, "apps.\(name).home-layout") }
+        var filesValid = true
+        if let node = fields["setting-files"], !node.isNull, let files = mapping(node, "apps.\(name).setting-files", keys: nil) {
+            for (setting, value) in files.scalarEntries {
+                guard let path = file(value, "apps.\(name).setting-files.\(setting.value)") else { filesValid = false; continue }
+                app.settingFiles.append((setting.value, path))
+            }
+        }
         app.degradeTable = fields["degrade"].flatMap { file($0, "apps.\(name).degrade") }
         if let node = fields["settings"], !node.isNull, let settings = mapping(node, "apps.\(name).settings", keys: nil) {
             for (setting, value) in settings.scalarEntries {
@@ -98,7 +108,7 @@ extension SchemaReader {
             guard let paths = inputPaths(node, "apps.\(name).paths") else { return nil }
             app.paths = paths
         }
-        let filesValid = (fields["home-layout"] == nil || app.homeLayout != nil) && (fields["degrade"] == nil || app.degradeTable != nil)
+        filesValid = filesValid && (fields["degrade"] == nil || app.degradeTable != nil)
         return valid && filesValid ? app : nil
     }
 

@@ -40,7 +40,7 @@ struct PluginChecks {
                                 path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
                                 message:
                                     "runtime plugin '\(plugin.name)' links '\(product)', which the App does not list, so the plugin cannot share the App's copy of '\(component)'",
-                                fix: "add .product(name: \"\(product)\", package: \"\(packageName)\") to the App's plugin host products in Package.swift",
+                                fix: "run 'componentctl sync': it lists the libraries runtime plugins link in Package.swift's apps block",
                                 rule: "runtime-plugin-host"))
                     }
                     continue

@@ -31,9 +31,10 @@ public enum RemoveService {
         var transaction = WorkspaceTransaction(root: workspace.root, summary: "remove \(names.joined(separator: " "))")
         var bytes = workspace.fileBytes
         let apps = try AppsFileEditor.removalRanges(of: removedNames, in: workspace)
+        let start = ComponentsFileEditor.startRange(openingARouteOf: removed, in: analysis)
         let ranges =
             try removed.map { try ComponentsFileEditor.entryRange(of: $0.name, in: workspace) }
-            + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace) + apps.ranges
+            + ComponentsFileEditor.pluginEntryRanges(of: removedNames, in: workspace) + apps.ranges + (start.map { [$0] } ?? [])
         for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { bytes.removeSubrange(range) }
         transaction.write(WorkspaceLoader.fileName, bytes)
         var touched = ["components.yaml"]
@@ -63,7 +64,10 @@ public enum RemoveService {
             apps.apps.isEmpty
             ? ""
             : " \(apps.apps.count == 1 ? "The app" : "The apps") \(apps.apps.joined(separator: ", ")) no longer \(apps.apps.count == 1 ? "contains" : "contain") \(removed.count == 1 ? "it" : "them")."
-        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(files)\n")
+        let started =
+            start == nil
+            ? "" : " workspace.start named its route \(workspace.start ?? ""): the apps now start at a list of their routes until you name another start."
+        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(started)\(files)\n")
     }
 
     /// Refuses when a component that stays depends on one that goes.

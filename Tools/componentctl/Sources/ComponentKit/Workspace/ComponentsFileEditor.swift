@@ -71,6 +71,23 @@ public enum ComponentsFileEditor {
         return start..<(bytes[last...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count)
     }
 
+    /// The byte range (whole lines) of `workspace.start` when it opens a route of `removed`; nil when it stays.
+    static func startRange(openingARouteOf removed: [Component], in analysis: WorkspaceAnalysis) -> Range<Int>? {
+        let workspace = analysis.workspace
+        guard let start = workspace.start, case .mapping(let top, _, _) = workspace.document,
+            case .mapping(let fields, _, false)? = top.first(where: { $0.key.value == "workspace" })?.value,
+            let entry = fields.first(where: { $0.key.value == "start" })
+        else { return nil }
+        // An implementation owns the routes its interface declares.
+        let owners = removed.flatMap { [$0.name] + ($0.interface.map { [$0] } ?? []) }
+        let patterns = owners.flatMap { analysis.packages[$0]?.targets.flatMap { $0.files.flatMap { $0.routes.map(\.pattern) } } ?? [] }
+        guard patterns.contains(where: { RouteShape.overlaps($0, start) }) else { return nil }
+        let bytes = workspace.fileBytes
+        let from = bytes[..<entry.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let last = end(of: entry.value, in: bytes)
+        return from..<(bytes[last...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count)
+    }
+
     /// The byte ranges (whole lines) of the `plugins:` entries naming `plugins`; a point left with no entry
     /// loses its key, and a `plugins:` left with no point loses its line too.
     public static func pluginEntryRanges(of plugins: Set<String>, in workspace: Workspace) -> [Range<Int>] {

@@ -130,6 +130,8 @@ public struct Workspace: Sendable {
     public var name: String
     /// The router's business scheme.
     public var scheme: String
+    /// The URL every app opens first and its `home` command opens (`workspace.start`); nil: a list of the app's routes.
+    public var start: String?
     /// The container image the generated CI workflow runs its jobs in (`workspace.ci-image`).
     public var ciImage = GitHubWorkflow.defaultImage
     /// Files and folders every component's build reads besides its packages (`workspace.inputs`: a shared

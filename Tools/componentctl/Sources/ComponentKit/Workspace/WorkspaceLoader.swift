@@ -88,11 +88,22 @@ struct SchemaReader {
         var ciImage: String?
         var inputs: [String] = []
         var lock: String?
-        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "ci-image", "inputs", "lock"]) {
+        var start: String?
+        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "start", "ci-image", "inputs", "lock"]) {
             inputs = workspace["inputs"].flatMap { inputPaths($0, "workspace.inputs") } ?? []
             lock = workspace["lock"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "workspace.lock")?.first }
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
+            if let node = workspace["start"], let url = string(node, "workspace.start") {
+                start = url
+                if !url.lowercased().hasPrefix(scheme.lowercased() + "://") || url.count <= scheme.count + 3 {
+                    error(
+                        at: node.start, "workspace.start '\(url)' is no URL of the workspace's scheme '\(scheme)'",
+                        fix:
+                            "name the route every app opens first, like '\(scheme)://home', or leave the key out (the apps then start at a list of their routes)"
+                    )
+                }
+            }
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
                 // It is written into the workflow as it is: only what an image reference holds may go there.
                 let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:@")
@@ -148,6 +159,7 @@ struct SchemaReader {
         var workspace = Workspace(
             root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, apps: apps, fileBytes: bytes, document: document)
         if let ciImage { workspace.ciImage = ciImage }
+        workspace.start = start
         workspace.inputs = inputs
         if let lock { workspace.lock = lock }
         if let node = top["generated"], let folders = mapping(node, "generated", keys: nil) {
