@@ -3,32 +3,15 @@
 # `componentctl new` and removed one of the components it came with passes `make test` unchanged.
 # Copies the working tree (what git tracks or would track) to .build/template-copy, makes it a repository,
 # adds `Wishlist`, plugs a scaffolded plugin in, switches it off and takes it out again (building and
-# opening the App each time, see below), removes the last business component that `componentctl remove` accepts once the App's
-# hand-written wiring of it is taken out (as a team would do by hand), commits, and runs `make test` there
-# (without this step, so it does not recur). The copy lives in .build/template-copy and keeps its build
-# folders between runs: each run replaces everything else in it with the workspace's files, their times
-# kept, so after a small change the copy's builds are incremental.
+# opening the App each time, see below), removes the last business implementation that `componentctl remove`
+# accepts (one nothing else depends on), commits, and runs `make test` there (without this step, so it does
+# not recur). The copy lives in .build/template-copy and keeps its build folders between runs
+# (scripts/copy-workspace.sh), so after a small change the copy's builds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$PWD/.build/template-copy
-fresh=$work.next
-rm -rf "$fresh" && mkdir -p "$fresh"
-if [ -d "$work" ]; then
-  # A build folder (and the Package.resolved beside it) is kept where the workspace still has its package.
-  (cd "$work" && find . -path ./.git -prune -o \( -name .build -type d -prune -o -name Package.resolved \) -print) |
-    while IFS= read -r kept; do
-      [ -d "$(dirname "$kept")" ] || continue
-      mkdir -p "$fresh/$(dirname "$kept")" && mv "$work/$kept" "$fresh/$kept"
-    done
-  rm -rf "$work"
-fi
-mv "$fresh" "$work"
-git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
-  [ -e "$file" ] || [ -L "$file" ] && printf '%s\0' "$file"
-done | tar --null -T - -cf - | tar -xf - -C "$work"
-cd "$work"
-git init -q && git config user.name Template && git config user.email template@example.com
-git add -A && git commit -qm "the template as copied"
+# shellcheck source=scripts/copy-workspace.sh
+. scripts/copy-workspace.sh
+copy_workspace "$PWD/.build/template-copy"
 
 swift build --package-path Tools/componentctl --product componentctl 2>&1 | tail -1
 tool=Tools/componentctl/.build/debug/componentctl
@@ -67,7 +50,7 @@ if [ -n "$template" ] && [ -n "$app" ]; then
   echo "template-copy: plugin $point: scaffolded, shown, removed byte for byte, gone"
 fi
 removed=""
-# The top layer's implementations, last first: the App's wiring is generated, so `remove` alone takes one out.
+# The top layer's implementations, last first: the apps' wiring is generated, so `remove` alone takes one out.
 candidates=$("$tool" list | awk 'NR == 2 { top = $2 } NR > 1 && $2 == top && $3 == "implementation" && $1 != "wishlist" { print $1 }' | tac)
 for name in $candidates; do
   if "$tool" remove "$name" 2>/dev/null; then removed=$name; break; fi

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Runs every test: swift-format's lint of every Swift file; componentctl's own package, then its tests that build real packages (minutes),
-# then its tests on a copy of the live workspace; `componentctl check-layers` and `sync --check` on the workspace; actionlint and the
-# schema of the GitHub Actions workflows; the kill-at-random-points trials of pin/release/sync; the oracle of `affected` and keys; the README's code examples compiled into a
-# scratch copy; every component's own
-# package, built and tested alone (root `swift test` never runs its dependencies' tests); the
-# integrated tests, once for each app; the router's allocation counts (zero for a static hit); and, last, the template
-# check: a copy of the workspace with a component and a plugin added and one component removed, where the
-# steps that look at the workspace run again (TEMPLATE_COPY_CHECK=0 skips it). ROUTER_BENCH=1 also runs
-# the router's timed goals and fails on a missed one (off by default: timings follow load).
+# Runs every test, one step each, in this order:
+#   - lint: swift-format's lint of every Swift file;
+#   - componentctl, componentctl-builds, componentctl-live: the tool's own tests, then those that build real
+#     packages (minutes), then those on a copy of the live workspace;
+#   - check-layers and pins-in-sync: the tool on this workspace;
+#   - workflow: actionlint and the schema of the GitHub Actions workflows;
+#   - fault-injection: kills at random points of pin, release and sync;
+#   - affected-oracle: `affected` and keys against an oracle written apart from the tool;
+#   - readme-examples: the README's code examples compiled into a scratch copy;
+#   - components: every component's own package, built and tested alone;
+#   - app: the integrated tests, once for each app (root `swift test` never runs its dependencies' tests);
+#   - router-allocations: the router's allocation counts (zero for a static hit);
+#   - remove-samples: every top-layer component removed in a copy, which must still check and build;
+#   - template-copy: a copy with a component and a plugin added and one component removed, where the steps
+#     that look at the workspace run again (TEMPLATE_COPY_CHECK=0 skips it).
+# ROUTER_BENCH=1 also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log_dir=.build/test-logs
@@ -73,6 +80,8 @@ if [ "${ROUTER_BENCH:-}" = 1 ]; then
 elif [ "$copy" != 1 ]; then
   cached router-allocations --package Tools/router-bench -- Tools/router-bench/run.sh --allocations
 fi
+# The sample comes out with componentctl alone: every top-layer component removed in a copy, which still checks and builds.
+[ "$copy" = 1 ] || cached remove-samples --input . -- scripts/check-remove-samples.sh
 if [ "${TEMPLATE_COPY_CHECK:-1}" != 0 ]; then
   cached template-copy --input . -- scripts/check-template-copy.sh
 fi

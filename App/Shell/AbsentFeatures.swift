@@ -37,7 +37,7 @@ enum AbsentFeatures {
         return screen
     }
 
-    /// `base` followed by the link's host, path and query: `shop://order/3` on `https://m.example.com/` is
+    /// `base` followed by the link's host, path and query: `app://order/3` on `https://m.example.com/` is
     /// `https://m.example.com/order/3`. Built from the parsed link, each segment encoded again, so a `..`
     /// or an escaped slash can never climb out of `base`.
     static func webAddress(_ url: RouteURL, base: String) -> String {

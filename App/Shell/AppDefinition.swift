@@ -18,13 +18,17 @@ public struct AppDefinition: Sendable {
     public var absent: [AbsentFeature]
     /// Settings its modules read; the environment overrides each.
     public var settings: [String: String]
-    /// Its own degrade table (JSON), if it declares one; SHOP_DEGRADE_TABLE still replaces it.
+    /// Its own degrade table (JSON), if it declares one; the DEGRADE_TABLE setting still replaces it.
     public var degradeTable: String?
     /// The first screen and the `home` command's (components.yaml's `workspace.start`; a focused app starts at its
     /// component); nil: the shell's list of the app's routes.
     public var start: String?
     /// The scheme of the app's own links (components.yaml's `workspace.scheme`): the only one routes may use.
     public var scheme: String?
+    /// What the variables of its settings start with (`workspace.settings-prefix`): `NOTES` reads `NOTES_LOG`.
+    public var settingsPrefix: String
+    /// Its data folder's name under the user's data home (`workspace.data-folder`).
+    public var dataFolder: String
     /// The route patterns of each module (its interface's and its own literal ones): what answers
     /// "temporarily unavailable" when the module is disabled.
     public var routes: [String: [String]]
@@ -34,7 +38,7 @@ public struct AppDefinition: Sendable {
         name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
         absent: [AbsentFeature],
         settings: [String: String], degradeTable: String?, start: String? = nil, scheme: String? = nil,
-        routes: [String: [String]] = [:]
+        settingsPrefix: String, dataFolder: String, routes: [String: [String]] = [:]
     ) {
         self.name = name
         self.modules = modules
@@ -46,6 +50,8 @@ public struct AppDefinition: Sendable {
         self.degradeTable = degradeTable
         self.start = start
         self.scheme = scheme
+        self.settingsPrefix = settingsPrefix
+        self.dataFolder = dataFolder
         self.routes = routes
     }
 }

@@ -3,7 +3,7 @@ public import Logging
 import Router
 
 /// The App's log: one line per message on standard error, `LEVEL: message key=value ...` with the
-/// metadata sorted, at or above the level `SHOP_LOG` chooses (default `warning`). Components log through
+/// metadata sorted, at or above the level the LOG setting chooses (default `warning`). Components log through
 /// swift-log's `Logger` as any package does; the App bootstraps this handler once at start.
 public struct AppLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
@@ -51,13 +51,13 @@ public struct AppLogHandler: LogHandler {
         }
     }
 
-    /// The level `SHOP_LOG` names (`1` is `info`, as before levels existed); throws naming the accepted values.
-    public static func level(environment: [String: String]) throws -> Logger.Level {
-        guard let text = environment["SHOP_LOG"], !text.isEmpty, text != "0" else { return .warning }
+    /// The level the LOG setting names (`1` is `info`, as before levels existed); throws naming the accepted values.
+    static func level(environment: AppEnvironment) throws -> Logger.Level {
+        guard let text = environment[.log], text != "0" else { return .warning }
         if text == "1" { return .info }
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
             throw AppLogError(
-                "SHOP_LOG is '\(text)'; it takes a level: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (or 1 for info)")
+                "\(environment.name(.log)) is '\(text)'; it takes a level: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (or 1 for info)")
         }
         return level
     }

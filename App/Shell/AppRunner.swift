@@ -4,7 +4,7 @@ import Router
 import ScreenKit
 
 /// Runs the App's commands: `open URL`, `notify PAYLOAD`, `event NAME`, `status`, `routes`, `help`, or the
-/// interactive shell with none; `--profile-startup` (or `SHOP_PROFILE=1`) prints what the start cost.
+/// interactive shell with none; `--profile-startup` (or `<PREFIX>_PROFILE=1`) prints what the start cost.
 ///
 /// Exit codes: 0 ok; 1 a screen failed to open at run time; 2 usage error, a URL that cannot be
 /// parsed, or a configuration the app cannot boot with.
@@ -33,7 +33,7 @@ public struct AppRunner: Sendable {
             errorOutput: { text in try? FileHandle.standardError.write(contentsOf: Data(text.utf8)) },
             readLine: { Swift.readLine(strippingNewline: true) },
             environment: ProcessInfo.processInfo.environment)
-        let level = (try? AppLogHandler.level(environment: runner.environment)) ?? .warning
+        let level = (try? AppLogHandler.level(environment: runner.settings)) ?? .warning
         LoggingSystem.bootstrap { _ in AppLogHandler(level: level, write: runner.errorOutput) }
         return runner
     }
@@ -50,14 +50,17 @@ public struct AppRunner: Sendable {
         self.environment = environment
     }
 
+    /// The shell's settings: the environment read with the app's settings prefix.
+    var settings: AppEnvironment { AppEnvironment(environment, app: app) }
+
     /// Runs `arguments` (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) async -> Int32 {
-        let profiling = arguments.contains("--profile-startup") || !["", "0", nil].contains(environment["SHOP_PROFILE"])
+        let profiling = arguments.contains("--profile-startup") || !["0", nil].contains(settings[.profile])
         let arguments = arguments.filter { $0 != "--profile-startup" }
-        // Help and signing need no log: a wrong SHOP_LOG must not hide the text that explains it.
+        // Help and signing need no log: a wrong LOG setting must not hide the text that explains it.
         switch arguments.first {
         case "help", "--help", "-h":
-            output(Self.help)
+            output(Self.help(settings))
             return 0
         case "sign":
             return sign(Array(arguments.dropFirst()))
@@ -66,7 +69,7 @@ public struct AppRunner: Sendable {
         }
         let logger: Logger
         do {
-            let level = try AppLogHandler.level(environment: environment)
+            let level = try AppLogHandler.level(environment: settings)
             logger = Logger(label: "app") { _ in AppLogHandler(level: level, write: errorOutput) }
         } catch {
             errorOutput("error: the app cannot start: \(error)\n")
@@ -83,7 +86,7 @@ public struct AppRunner: Sendable {
             let rest = arguments.dropFirst().filter { $0 != "--external" }
             let external = rest.count < arguments.count - 1
             guard rest.count == 1, let url = rest.first, !url.hasPrefix("-") else {
-                return usage("'open' takes one URL, like: App open [--external] shop://product/1")
+                return usage("'open' takes one URL, like: App open [--external] \(app.scheme ?? "app")://\(app.name)")
             }
             return await session.withApp(LaunchOptions(source: .url(url))) { app in
                 await session.openIncoming(url, in: app, origin: external ? .deepLink : .inApp)
@@ -205,50 +208,56 @@ public struct AppRunner: Sendable {
         return values
     }
 
-    static let help = """
-        Usage: App [--profile-startup] [command]
+    /// The command-line usage, with the environment variables of `settings`' prefix.
+    static func help(_ settings: AppEnvironment) -> String {
+        let name = settings.name
+        return """
+            Usage: App [--profile-startup] [command]
 
-          (no command)                interactive: the home screen, then commands from standard input
-          open [--external] URL       opens one link and prints the screen (modules see it first and may
-                                      rewrite or claim it); --external opens it as a deep link from outside:
-                                      only public routes, and only with a valid signature
-          notify PAYLOAD              delivers a push notification, a JSON object like {"type": "session-revoked"}
-          event NAME [KEY=VALUE...]   sends one of the app's own lifecycle events (see 'status')
-          status                      every module: running, or disabled and why; the events each handles
-          sign URL [--lifetime SECS] [--once] [--key FILE]
-                                      prints URL signed for outside use (default lifetime: 3600 s) with the
-                                      private key FILE (or SHOP_LINK_SIGNING_KEY); --once: it opens once
-          routes [--format text|json] prints the route table: pattern, then owning component (a disabled
-                                      module's routes are marked)
-          plugins list                the installed runtime plugins: the version that loads, an update waiting
-          plugins available           the plugin feed's plugins and versions, and whether each fits this App
-          plugins install ID[@VER]    downloads, verifies and installs a plugin (a version by name may be older)
-          plugins update [ID]         installs the newest fitting version of one or every installed plugin
-          plugins remove ID           uninstalls a plugin
-          help                        shows this text
+              (no command)                interactive: the home screen, then commands from standard input
+              open [--external] URL       opens one link and prints the screen (modules see it first and may
+                                          rewrite or claim it); --external opens it as a deep link from outside:
+                                          only public routes, and only with a valid signature
+              notify PAYLOAD              delivers a push notification, a JSON object like {"type": "session-revoked"}
+              event NAME [KEY=VALUE...]   sends one of the app's own lifecycle events (see 'status')
+              status                      every module: running, or disabled and why; the events each handles
+              sign URL [--lifetime SECS] [--once] [--key FILE]
+                                          prints URL signed for outside use (default lifetime: 3600 s) with the
+                                          private key FILE (or \(name(.linkSigningKey))); --once: it opens once
+              routes [--format text|json] prints the route table: pattern, then owning component (a disabled
+                                          module's routes are marked)
+              plugins list                the installed runtime plugins: the version that loads, an update waiting
+              plugins available           the plugin feed's plugins and versions, and whether each fits this App
+              plugins install ID[@VER]    downloads, verifies and installs a plugin (a version by name may be older)
+              plugins update [ID]         installs the newest fitting version of one or every installed plugin
+              plugins remove ID           uninstalls a plugin
+              help                        shows this text
 
-        --profile-startup (or SHOP_PROFILE=1) prints each module's register and launch time and the time to
-        the first screen on standard error when the App ends.
-        Interactive commands: a link's number, a URL, back, home, routes, status, notify PAYLOAD,
-        memory-warning, event NAME [KEY=VALUE...], background, foreground, plugins ..., help, quit.
-        Environment: SHOP_DATA_DIR (database folder), SHOP_HOME_LAYOUT (home layout JSON file),
-        SHOP_DEGRADE_TABLE (degrade table JSON file), SHOP_LINK_KEYS (public keys external links are signed with,
-        comma-separated; else link-keys.json), SHOP_LINK_SIGNING_KEY (the private key file 'sign' uses),
-        SHOP_LOG (log level: trace, debug, info, notice, warning (default), error, critical; 1 is info),
-        SHOP_WEB_FALLBACK (web site for links nothing opens), SHOP_REMOTE_CONFIG (the remote configuration file:
-        document URLs by name, trusted keys), SHOP_<NAME>_URL (the URL of the document NAME, like
-        SHOP_DEGRADE_TABLE_URL),
-        SHOP_PLUGIN_FEED (plugin feed URL),
-        SHOP_PLUGIN_CONFIG (plugin configuration file: feed, trusted keys, timeout),
-        SHOP_PLUGIN_TIMEOUT (seconds a download may stall).
+            --profile-startup (or \(name(.profile))=1) prints each module's register and launch time and the time to
+            the first screen on standard error when the App ends.
+            Interactive commands: a link's number, a URL, back, home, routes, status, notify PAYLOAD,
+            memory-warning, event NAME [KEY=VALUE...], background, foreground, plugins ..., help, quit.
+            Environment (the modules read theirs too, and the app's settings by the same names):
+              \(name(.dataFolder))  the data folder (the database, installed plugins, kept remote documents)
+              \(name(.log))  log level: trace, debug, info, notice, warning (default), error, critical; 1 is info
+              \(name(.degradeTable))  the degrade table, a JSON file
+              \(name(.linkKeys))  public keys external links are signed with, comma-separated (else link-keys.json)
+              \(name(.linkSigningKey))  the private key file 'sign' uses
+              \(name(.webFallback))  the web site for links nothing opens
+              \(name(.remoteConfig))  the remote configuration file: document URLs by name, trusted keys
+              \(settings.urlName(ofDocument: "name"))  the URL of the document NAME, like \(settings.urlName(ofDocument: "degrade-table"))
+              \(name(.pluginFeed))  the plugin feed's URL
+              \(name(.pluginConfig))  the plugin configuration file: feed, trusted keys, timeout
+              \(name(.pluginTimeout))  seconds a download may stall
 
-        """
+            """
+    }
 
     /// What `help` says inside the interactive shell, where the command-line usage does not apply.
     static let interactiveHelp = """
         Type one of:
           a link's number      opens that link of the screen
-          a URL                opens it, like shop://product/1 or shop://product/search?q=mug
+          a URL                opens it (the app's own scheme, or a web page)
           back                 the previous screen
           home                 the home screen
           routes               the route table: pattern, then owning component
@@ -256,7 +265,7 @@ public struct AppRunner: Sendable {
           notify PAYLOAD       delivers a push notification (a JSON object)
           memory-warning       tells the modules memory is short (caches are dropped)
           background           the App goes to the background (as a phone's home button sends it)
-          foreground           the App comes back: its remote configuration is asked again, Home reads its layout
+          foreground           the App comes back: its remote configuration is asked again, the modules hear it
           event NAME [K=V...]  sends one of the app's own lifecycle events
           plugins ...          the runtime plugins: list, available, install ID[@VERSION], update [ID],
                                remove ID (what is installed now loads at the next start)
@@ -281,7 +290,7 @@ public struct AppRunner: Sendable {
         }
         do {
             _ = try RouteURL(url)
-            let signer = try AppSettings.linkSigner(keyFile: options.values["--key"], environment: environment)
+            let signer = try settings.linkSigner(keyFile: options.values["--key"])
             output(try signer.sign(url, lifetime: lifetime, once: once) + "\n")
             return 0
         } catch {
@@ -315,7 +324,7 @@ struct Session: Sendable {
         let app: Bootstrap
         do {
             app = try await Bootstrap.boot(
-                environment: runner.environment, app: runner.app, launch: options, logger: logger, profile: profile, progress: runner.errorOutput,
+                environment: runner.settings, app: runner.app, launch: options, logger: logger, profile: profile, progress: runner.errorOutput,
                 run: run)
         } catch let error as PluginConfigurationError {
             runner.errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")

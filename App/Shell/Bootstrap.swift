@@ -36,7 +36,7 @@ public struct Bootstrap: Sendable {
     /// declaration), registers every module in dependency order, loads the runtime plugins and announces
     /// `launch` with `options`, waiting only for the launch work that comes before the first screen.
     static func boot(
-        environment: [String: String], app: AppDefinition, launch options: LaunchOptions, logger: Logger, profile: StartupProfile,
+        environment: AppEnvironment, app: AppDefinition, launch options: LaunchOptions, logger: Logger, profile: StartupProfile,
         progress: @escaping @Sendable (String) -> Void, run: RunEnd
     ) async throws -> Bootstrap {
         let observer = AppObserver(logger: logger)
@@ -51,8 +51,13 @@ public struct Bootstrap: Sendable {
         // Their signatures and hashes are checked while the database opens and the modules register.
         runtimePlugins?.checkAhead()
         let plugins = app.plugins
-        let path = StorageLocation.databasePath(environment: environment)
-        let storage = try profile.measure("open the database") { try Storage(path: path) }
+        let path = environment.databasePath
+        let storage: Storage
+        do {
+            storage = try profile.measure("open the database") { try Storage(path: path) }
+        } catch let error as StorageError {
+            throw AppSettingError("\(error) \(environment.name(.dataFolder)) names the folder.")
+        }
         let router = Router()
         // Routes of the app's scheme only: a component or a runtime plugin registering `evil://` is refused.
         router.setAllowedSchemes(app.scheme.map { [$0] })
@@ -76,13 +81,14 @@ public struct Bootstrap: Sendable {
         }
         let lateModules = AppRuntimePlugins.LateModuleManager()
         router.setFallback(
-            runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, modules: lateModules, fallback: notFound) } ?? notFound)
+            runtimePlugins.map { AppRuntimePlugins.onDemandFallback($0, router: router, modules: lateModules, home: app.start, fallback: notFound) } ?? notFound
+        )
         router.setWebContainer { request in ShellScreens.webPage(request.url.original, home: app.start) }
         router.setExternalLinkVerifier(settings.linkVerifier)
         router.setDegradeTable(settings.degradeTable)
         if logger.logLevel <= .info { try router.addInterceptor(LoggingInterceptor(logger: logger)) }
 
-        let context = ModuleContext(router: router, settings: AppSettings.moduleSettings(environment: environment, app: app))
+        let context = ModuleContext(router: router, settings: environment.moduleSettings(app))
         let manager = try ModuleManager(
             modules: try FaultInjection.apply(environment, to: app.modules() + router.plugins.modules()), context: context,
             absent: Set(app.absent.map(\.component))
@@ -95,7 +101,7 @@ public struct Bootstrap: Sendable {
         lateModules.manager = manager
         profile.measure("register the modules") { manager.registerAll() }
         // Runtime plugins load after the linked modules: a plugin can never take a route the App owns.
-        let loaded = profile.measure("load the runtime plugins") { runtimePlugins?.loadInstalled(into: router, settings: environment) ?? [] }
+        let loaded = profile.measure("load the runtime plugins") { runtimePlugins?.loadInstalled(into: router, settings: environment.values) ?? [] }
         // One by one: a module the manager refuses leaves the others hearing their events.
         for module in loaded {
             do {
@@ -116,11 +122,11 @@ public struct Bootstrap: Sendable {
     /// The App comes to the foreground: the remote configuration is asked again (not at the shell's start,
     /// which fetched it a moment ago), a new degrade table applies at once, and the modules hear
     /// `foreground` (a module may read what changed).
-    func comeToForeground(environment: [String: String], app: AppDefinition, refreshing: Bool = true) async {
+    func comeToForeground(environment: AppEnvironment, app: AppDefinition, refreshing: Bool = true) async {
         presence.enterForeground()
         if let remote, refreshing {
             await remote.refresh()
-            if let (table, _) = try? AppSettings.degradeTable(environment: environment, app: app, remote: remote) { router.setDegradeTable(table) }
+            if let (table, _) = try? environment.degradeTable(app, remote: remote) { router.setDegradeTable(table) }
         }
         await modules.send(.foreground)
     }
@@ -267,7 +273,8 @@ enum ShellScreens {
         return screen
     }
 
-    private static func linkingHome(_ screen: Screen, _ home: String?) -> Screen {
+    /// `screen` with a link to the app's start, when it has one.
+    static func linkingHome(_ screen: Screen, _ home: String?) -> Screen {
         guard let home else { return screen }
         var screen = screen
         screen.link("Home", home)

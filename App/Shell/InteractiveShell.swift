@@ -15,7 +15,7 @@ struct InteractiveShell {
     }
 
     mutating func run() async -> Int32 {
-        await app.comeToForeground(environment: runner.environment, app: runner.app, refreshing: false)
+        await app.comeToForeground(environment: runner.settings, app: runner.app, refreshing: false)
         await openHome()
         app.profile.firstScreenShown()
         while true {
@@ -57,7 +57,7 @@ struct InteractiveShell {
             await app.goToBackground()
             runner.output("The App is in the background; 'foreground' brings it back.\n")
         case "foreground":
-            await app.comeToForeground(environment: runner.environment, app: runner.app)
+            await app.comeToForeground(environment: runner.settings, app: runner.app)
             await openHome()
         case "memory-warning":
             await app.modules.send(.memoryWarning)

@@ -3,7 +3,7 @@ import ScreenKit
 /// The back stack of screens the user has opened.
 ///
 /// Going back never opens the URL that made a screen again: it may have been an action
-/// (`shop://cart/add/1`) that must not run twice. The shell shows the screen's ``Screen/refreshURL``
+/// (`app://cart/add/1`) that must not run twice. The shell shows the screen's ``Screen/refreshURL``
 /// instead, so the cart after a checkout is empty; a screen without one is shown as it was.
 struct Navigator {
     private var stack: [Screen] = []

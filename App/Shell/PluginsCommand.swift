@@ -19,7 +19,7 @@ struct PluginsCommand {
         let manager: RuntimePluginManager
         do {
             manager = try AppRuntimePlugins.manager(
-                environment: runner.environment, versions: runner.app.hostAPI, keys: runner.app.hostKeys, logger: logger, progress: runner.errorOutput)
+                environment: runner.settings, versions: runner.app.hostAPI, keys: runner.app.hostKeys, logger: logger, progress: runner.errorOutput)
         } catch {
             runner.errorOutput("error: \(error)\n")
             return 2

@@ -129,11 +129,11 @@ extension RemoteConfiguration {
     static let degradeTable = "degrade-table"
 
     /// The remote configuration `environment` asks for, or nil when no file is served from a URL:
-    /// `SHOP_REMOTE_CONFIG` names a JSON file (`{"degrade-table": URL, "home-layout": URL, "keys": [...],
+    /// REMOTE_CONFIG names a JSON file (`{"degrade-table": URL, "home-layout": URL, "keys": [...],
     /// "timeout": seconds}`: every key besides `keys` and `timeout` names a document), else the bundled
-    /// remote-config.json; `SHOP_<NAME>_URL` (`SHOP_DEGRADE_TABLE_URL`, `SHOP_HOME_LAYOUT_URL`) replaces the
-    /// URL of the document of that name. Throws naming what cannot be used.
-    static func configured(environment: [String: String], dataFolder: URL, logger: Logger) throws -> RemoteConfiguration? {
+    /// remote-config.json; `<PREFIX>_<NAME>_URL` (`NOTES_DEGRADE_TABLE_URL`, `NOTES_HOME_LAYOUT_URL`) replaces
+    /// the URL of the document of that name. Throws naming what cannot be used.
+    static func configured(environment: AppEnvironment, dataFolder: URL, logger: Logger) throws -> RemoteConfiguration? {
         struct File: Decodable {
             var urls: [String: String?] = [:]
             var keys: [String]?
@@ -158,7 +158,7 @@ extension RemoteConfiguration {
             }
         }
         let source: URL
-        if let path = environment["SHOP_REMOTE_CONFIG"], !path.isEmpty {
+        if let path = environment[.remoteConfig] {
             source = URL(fileURLWithPath: path)
         } else if let bundled = Bundle.module.url(forResource: "remote-config", withExtension: "json") {
             source = bundled
@@ -166,11 +166,11 @@ extension RemoteConfiguration {
             throw FeedError("the bundled remote-config.json is missing from the build")
         }
         guard let data = FileManager.default.contents(atPath: source.path) else {
-            throw FeedError("the remote configuration \(source.path) cannot be read (SHOP_REMOTE_CONFIG names a JSON file)")
+            throw FeedError("the remote configuration \(source.path) cannot be read (\(environment.name(.remoteConfig)) names a JSON file)")
         }
         let file: File = try FeedJSON.decode(data, what: "the remote configuration \(source.path)")
         func url(_ text: String?, _ variable: String) throws -> URL? {
-            guard let text = environment[variable].flatMap({ $0.isEmpty ? nil : $0 }) ?? text else { return nil }
+            guard let text = environment.values[variable].flatMap({ $0.isEmpty ? nil : $0 }) ?? text else { return nil }
             guard let url = URL(string: text), ["http", "https", "file"].contains(url.scheme ?? ""), url.lastPathComponent.count > 1 else {
                 throw FeedError("'\(text)' (\(variable) or \(source.lastPathComponent)) is no http://, https:// or file:// URL of a file")
             }
@@ -182,8 +182,7 @@ extension RemoteConfiguration {
             guard name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
                 throw FeedError("\(source.lastPathComponent) names a document '\(name)'; a document's name is lower kebab case, like \"home-layout\"")
             }
-            let variable = "SHOP_" + name.uppercased().replacingOccurrences(of: "-", with: "_") + "_URL"
-            guard let documentURL = try url(file.urls[name] ?? nil, variable) else { continue }
+            guard let documentURL = try url(file.urls[name] ?? nil, environment.urlName(ofDocument: name)) else { continue }
             if name == degradeTable {
                 let source = documentURL.absoluteString
                 documents.append(Document(name: name, url: documentURL) { data in try DegradeTable.decode(data, source: source).sequence })

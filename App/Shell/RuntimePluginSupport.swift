@@ -11,11 +11,11 @@ import Synchronization
 /// The App's runtime plugins: where they are stored, which feed and keys it trusts, and how a link to an
 /// uninstalled plugin installs it first ("download on first tap").
 enum AppRuntimePlugins {
-    /// The manager for `environment`: the store beside the database, the feed from SHOP_PLUGIN_FEED or the
-    /// configuration, the public keys from the configuration only (SHOP_PLUGIN_CONFIG, else the bundled
+    /// The manager for `environment`: the store beside the database, the feed from PLUGIN_FEED or the
+    /// configuration, the public keys from the configuration only (PLUGIN_CONFIG, else the bundled
     /// plugin-feed.json).
     static func manager(
-        environment: [String: String], versions: [String: String], keys: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
+        environment: AppEnvironment, versions: [String: String], keys: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
     ) throws
         -> RuntimePluginManager
     {
@@ -28,8 +28,8 @@ enum AppRuntimePlugins {
             }
         }
         let configuration = try feedConfiguration(environment: environment)
-        let dataFolder = URL(fileURLWithPath: StorageLocation.databasePath(environment: environment)).deletingLastPathComponent()
-        let killAt = environment["SHOP_PLUGIN_KILL_AT"] ?? ""
+        let dataFolder = URL(fileURLWithPath: environment.databasePath).deletingLastPathComponent()
+        let killAt = environment[.pluginKillAt] ?? ""
         let store = PluginStore(folder: dataFolder.appendingPathComponent("plugins")) { step in
             // Fault injection for the kill tests: the process dies at a named step, as if killed there.
             if !killAt.isEmpty, step.hasPrefix(killAt) { kill(getpid(), SIGKILL) }
@@ -41,14 +41,14 @@ enum AppRuntimePlugins {
     }
 
     /// The bundled or given configuration: `{"feed": URL or null, "keys": [base64 public keys], "timeout": seconds}`.
-    static func feedConfiguration(environment: [String: String]) throws -> FeedConfiguration {
+    static func feedConfiguration(environment: AppEnvironment) throws -> FeedConfiguration {
         struct File: Decodable {
             var feed: String?
             var keys: [String]
             var timeout: Double?
         }
         let source: URL
-        if let path = environment["SHOP_PLUGIN_CONFIG"], !path.isEmpty {
+        if let path = environment[.pluginConfig] {
             source = URL(fileURLWithPath: path)
         } else if let bundled = Bundle.module.url(forResource: "plugin-feed", withExtension: "json") {
             source = bundled
@@ -56,10 +56,10 @@ enum AppRuntimePlugins {
             throw FeedError("the bundled plugin-feed.json is missing from the build")
         }
         guard let data = FileManager.default.contents(atPath: source.path) else {
-            throw FeedError("the plugin configuration \(source.path) cannot be read (SHOP_PLUGIN_CONFIG names a JSON file)")
+            throw FeedError("the plugin configuration \(source.path) cannot be read (\(environment.name(.pluginConfig)) names a JSON file)")
         }
         let file: File = try FeedJSON.decode(data, what: "the plugin configuration \(source.path)")
-        let feedText = environment["SHOP_PLUGIN_FEED"].flatMap { $0.isEmpty ? nil : $0 } ?? file.feed
+        let feedText = environment[.pluginFeed] ?? file.feed
         var feed: URL?
         if let feedText {
             guard let url = URL(string: feedText), ["http", "https", "file"].contains(url.scheme ?? ""), url.scheme == "file" || !(url.host ?? "").isEmpty,
@@ -70,8 +70,9 @@ enum AppRuntimePlugins {
             feed = url
         }
         var configuration = FeedConfiguration(feed: feed, keys: try TrustedKeys(file.keys))
+        configuration.feedSetting = environment.name(.pluginFeed)
         for (value, source) in [
-            (environment["SHOP_PLUGIN_TIMEOUT"], "SHOP_PLUGIN_TIMEOUT"), (file.timeout.map { "\($0)" }, "the \"timeout\" of \(source.path)"),
+            (environment[.pluginTimeout], environment.name(.pluginTimeout)), (file.timeout.map { "\($0)" }, "the \"timeout\" of \(source.path)"),
         ] {
             guard let value, !value.isEmpty else { continue }
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
@@ -101,7 +102,7 @@ enum AppRuntimePlugins {
     /// was installed after this process started); one that a plugin of the feed declares installs that
     /// plugin first, with progress; then the link opens. Anything else gets `fallback`.
     static func onDemandFallback(
-        _ manager: RuntimePluginManager, router: Router, modules: LateModuleManager, fallback: @escaping RouteHandler
+        _ manager: RuntimePluginManager, router: Router, modules: LateModuleManager, home: String?, fallback: @escaping RouteHandler
     ) -> RouteHandler {
         { request in
             let url = request.url.original
@@ -115,8 +116,7 @@ enum AppRuntimePlugins {
                 } catch let unfit as RuntimePluginManager.NoFittingVersion {
                     var screen = Screen(title: "Plugin not installed")
                     screen.text("'\(url)' cannot open: \(unfit). It needs a newer App, or a release of the plugin built for this one.")
-                    screen.link("Home", "shop://home")
-                    return screen
+                    return ShellScreens.linkingHome(screen, home)
                 } catch {
                     manager.report("warning: the plugin feed could not be asked about \(url): \(error)\n")
                 }
@@ -129,8 +129,7 @@ enum AppRuntimePlugins {
                     } catch {
                         var screen = Screen(title: "Plugin not installed")
                         screen.text("'\(url)' needs the plugin '\(id)', which could not be installed: \(error)")
-                        screen.link("Home", "shop://home")
-                        return screen
+                        return ShellScreens.linkingHome(screen, home)
                     }
                 }
             }

@@ -3,7 +3,7 @@ import Router
 import Synchronization
 
 /// What a start cost: the shell's own phases, each module's register and launch, and the time to the
-/// first screen (the seeds' launch time profiler). `App --profile-startup` or `SHOP_PROFILE=1` prints it.
+/// first screen (the seeds' launch time profiler). `App --profile-startup` or `<PREFIX>_PROFILE=1` prints it.
 final class StartupProfile: Sendable {
     private let clock = ContinuousClock()
     /// When the App's code started running (the process start before it, loading libraries, is not counted).

@@ -59,11 +59,11 @@ public enum GeneratedApp {
                 "plugin-feed": "d59db2d852ba840ee353964d63077de016ab6c45798cc8151245f468ae767aa7",
                 "product": "f953283c84fb867058e8be09fd7567b2db3dfcd70eb28d16b7e2795721968d56",
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
-                "reviews": "aecccf3fb8b5e4c63e48c96e34a8ef91d88742d0e778ca98ca5c8d231cb176c3",
+                "reviews": "96136783e99832217a9339e24a9011b7803c058b3d090ade046ba5cf0b262e21",
                 "router": "615b66b7e119d1da6d047d7ace8b0bac8b2796c6329a2105b29c398b3ccfddd5",
-                "runtime-plugins": "49739cfdb930da7f4dd1f5816ddbd279e4d3180bc4e921dd7f0f96a3c42e61e4",
+                "runtime-plugins": "531a5d802ecb181b7a2e59cb505cafc7d862630aa44a41c63d191fb12f695f23",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
-                "storage": "b289ab843f61925e6c86e6e87b1956930476f1d1fa4d963b2c5dc64519411e9a",
+                "storage": "7ea2bf2b4994a708d9e948d658a3a2f711c01cb3033c21f6a0e58fdf602c4742",
                 "user-interface": "3426fd6ae048323b06bc123b8510b638acc282d210a3ae6addf2dcb4272088df",
             ],
             absent: [
@@ -76,6 +76,8 @@ public enum GeneratedApp {
             degradeTable: nil,
             start: "shop://home",
             scheme: "shop",
+            settingsPrefix: "SHOP",
+            dataFolder: "shop",
             routes: [
                 "cart": ["shop://cart", "shop://cart/add/<int:productID>", "shop://cart/clear", "shop://cart/remove/<int:productID>"],
                 "home": ["shop://home"],

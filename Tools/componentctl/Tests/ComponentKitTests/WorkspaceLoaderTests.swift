@@ -36,6 +36,30 @@ import TestSupport
         #expect(workspace.component(named: "reader")?.interface == "reader-interface")
     }
 
+    @Test func theAppsPrefixDataFolderAndStartComeFromTheWorkspaceSection() throws {
+        let declared = try workspace(
+            "workspace:\n  name: Field Notes\n  scheme: notes\n  start: notes://list\n  settings-prefix: FIELD\n  data-folder: field-notes\n"
+                + header + "  storage:\n    path: Packages/Core/Storage\n    layer: core\n"
+        ).load()
+        #expect(declared.settingsPrefix == "FIELD")
+        #expect(declared.dataFolder == "field-notes")
+        #expect(declared.start == "notes://list")
+        let derived = try workspace("workspace:\n  name: Field Notes 2\n  scheme: Notes\n" + header).load()
+        #expect(derived.settingsPrefix == "FIELD_NOTES_2", "the name's letters and digits, in capitals")
+        #expect(derived.dataFolder == "notes", "the scheme, in lower case")
+        #expect(derived.start == nil)
+        #expect(Workspace.settingsPrefix(forName: "2 Fast!") == "FAST")
+        #expect(Workspace.settingsPrefix(forName: "—") == "APP")
+        let bad = try workspace(
+            "workspace:\n  scheme: notes\n  start: http://x\n  settings-prefix: notes\n  data-folder: ../up\n" + header, folder: "bad")
+        #expect(
+            errors(bad) == [
+                "components.yaml:3:10: error: workspace.start 'http://x' is no URL of the workspace's scheme 'notes'. Fix: name the route every app opens first, like 'notes://home', or leave the key out (the apps then start at a list of their routes) [config]",
+                "components.yaml:4:20: error: workspace.settings-prefix 'notes' is no environment variable prefix. Fix: write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR) [config]",
+                "components.yaml:5:16: error: workspace.data-folder '../up' is no folder name. Fix: write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes) [config]",
+            ])
+    }
+
     @Test func unknownKeysWrongTypesAndUnknownLayersAreEachReported() throws {
         let scratch = try workspace(
             header + """

@@ -359,7 +359,7 @@ struct StoreUnwritable: Error, CustomStringConvertible {
     var reason: String
 
     var description: String {
-        "the plugin store \(folder.path) cannot be written (\(reason)). Make it a writable folder, or choose another data folder with SHOP_DATA_DIR."
+        "the plugin store \(folder.path) cannot be written (\(reason)). Make it a writable folder, or give the App another data folder."
     }
 }
 

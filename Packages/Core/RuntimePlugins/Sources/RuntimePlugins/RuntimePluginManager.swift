@@ -17,6 +17,8 @@ public struct FeedConfiguration: Sendable {
     public var minimumRate = 1024
     /// The largest archive the App downloads.
     public var archiveLimit = 64 << 20
+    /// The setting that names the feed, for the message of an App without one.
+    public var feedSetting = "the App's plugin feed setting"
     /// Seconds for which an index fetched before answers "which plugin opens this link?" for links no
     /// route matches, instead of asking the feed again at each one.
     public var lookupAge: TimeInterval = 300
@@ -81,7 +83,7 @@ public struct RuntimePluginManager: Sendable {
     /// The feed's URL, or why there is none.
     func feedURL() throws -> URL {
         guard let feed = configuration.feed else {
-            throw FeedError("the App has no plugin feed: set SHOP_PLUGIN_FEED to its URL (http://, https:// or file://)")
+            throw FeedError("the App has no plugin feed: set \(configuration.feedSetting) to its URL (http://, https:// or file://)")
         }
         return feed
     }

@@ -316,7 +316,7 @@ private func bannerOnTrialInThisRun() async throws -> (store: URL, manager: Runt
     let error = await #expect(throws: (any Error).self) { _ = try await feed.manager(store: notAFolder).install("banner") }
     let text = "\(error.map { "\($0)" } ?? "")"
     #expect(text.contains("the plugin store \(notAFolder.path) cannot be written (it is a file, not a folder)"), "\(text)")
-    #expect(text.contains("SHOP_DATA_DIR"))
+    #expect(text.contains("Make it a writable folder, or give the App another data folder."))
 }
 
 @Test func downloadFilesNobodyHoldsAreRemovedAndHeldOnesStay() async throws {

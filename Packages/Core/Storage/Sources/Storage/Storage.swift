@@ -100,7 +100,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            "Cannot open the database at '\(path)': \(reason). Set SHOP_DATA_DIR to a writable folder."
+            "Cannot open the database at '\(path)': \(reason). Give the app a writable data folder."
         case .database(let location, let reason):
             "Database error in '\(location)': \(reason)."
         case .corruptRecord(let collection, let key, let reason):

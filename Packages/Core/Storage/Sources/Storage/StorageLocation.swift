@@ -1,17 +1,14 @@
-/// Where the app keeps its database: `$SHOP_DATA_DIR/shop.sqlite`, else `$XDG_DATA_HOME/shop/shop.sqlite`,
-/// else `~/.local/share/shop/shop.sqlite`.
+/// Where an app keeps its database: `<folder>/<name>.sqlite` when a folder is given (a setting of the app),
+/// else `$XDG_DATA_HOME/<name>/<name>.sqlite`, else `~/.local/share/<name>/<name>.sqlite`.
 public enum StorageLocation {
-    /// The variable that overrides the data folder (tests point it at a temporary folder).
-    public static let overrideVariable = "SHOP_DATA_DIR"
-
-    /// The database path for `environment`.
-    public static func databasePath(environment: [String: String]) -> String {
-        if let folder = environment[overrideVariable], !folder.isEmpty {
-            return folder + "/shop.sqlite"
+    /// The database path of the app whose data folder is called `name`, `dataFolder` overriding it.
+    public static func databasePath(dataFolder: String?, named name: String, environment: [String: String]) -> String {
+        if let dataFolder, !dataFolder.isEmpty {
+            return dataFolder + "/\(name).sqlite"
         }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
-            return data + "/shop/shop.sqlite"
+            return data + "/\(name)/\(name).sqlite"
         }
-        return (environment["HOME"] ?? ".") + "/.local/share/shop/shop.sqlite"
+        return (environment["HOME"] ?? ".") + "/.local/share/\(name)/\(name).sqlite"
     }
 }

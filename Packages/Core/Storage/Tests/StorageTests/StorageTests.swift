@@ -57,9 +57,9 @@ private struct Line: Codable, Sendable, Equatable {
     }
 
     @Test func locationHonoursOverrideThenXDGThenHome() {
-        #expect(StorageLocation.databasePath(environment: ["SHOP_DATA_DIR": "/d", "HOME": "/h"]) == "/d/shop.sqlite")
-        #expect(StorageLocation.databasePath(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/shop/shop.sqlite")
-        #expect(StorageLocation.databasePath(environment: ["HOME": "/h"]) == "/h/.local/share/shop/shop.sqlite")
+        #expect(StorageLocation.databasePath(dataFolder: "/d", named: "notes", environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/d/notes.sqlite")
+        #expect(StorageLocation.databasePath(dataFolder: "", named: "notes", environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/notes/notes.sqlite")
+        #expect(StorageLocation.databasePath(dataFolder: nil, named: "notes", environment: ["HOME": "/h"]) == "/h/.local/share/notes/notes.sqlite")
     }
 
     @Test func concurrentUpdatesNeverLoseAWrite() async throws {

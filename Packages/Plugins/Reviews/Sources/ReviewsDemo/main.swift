@@ -10,10 +10,10 @@ import Storage
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reviews-demo-\(ProcessInfo.processInfo.processIdentifier)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
-var environment = ProcessInfo.processInfo.environment
-environment[StorageLocation.overrideVariable] = environment[StorageLocation.overrideVariable] ?? folder.path
+let environment = ProcessInfo.processInfo.environment
+let path = StorageLocation.databasePath(dataFolder: environment["SHOP_DATA_DIR"] ?? folder.path, named: "shop", environment: environment)
 let harness = ProductPageHarness()
-try harness.router.services.register(Storage.self, owner: "demo", instance: try Storage(path: StorageLocation.databasePath(environment: environment)))
+try harness.router.services.register(Storage.self, owner: "demo", instance: try Storage(path: path))
 try harness.install([ReviewsPlugin.self])
 let page = harness.page()
 let renderer = TextRenderer(showsURLs: true)

@@ -72,6 +72,8 @@ enum AppSources {
         text += "            degradeTable: \(try app.degradeTable.map { try embedded($0, workspace, json: true) } ?? "nil"),\n"
         if let start = app.start ?? workspace.start { text += "            start: \(swiftString(start)),\n" }
         text += "            scheme: \(swiftString(workspace.scheme)),\n"
+        text += "            settingsPrefix: \(swiftString(workspace.settingsPrefix)),\n"
+        text += "            dataFolder: \(swiftString(workspace.dataFolder)),\n"
         text += "            routes: [\n"
         for (module, patterns) in plan.routes.sorted(by: { $0.key < $1.key }) {
             text += "                \(swiftString(module)): [\(patterns.map(swiftString).joined(separator: ", "))],\n"

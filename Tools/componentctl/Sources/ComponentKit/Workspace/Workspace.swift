@@ -132,6 +132,11 @@ public struct Workspace: Sendable {
     public var scheme: String
     /// The URL every app opens first and its `home` command opens (`workspace.start`); nil: a list of the app's routes.
     public var start: String?
+    /// What the apps' environment variables start with (`workspace.settings-prefix`; default: the name's
+    /// letters and digits in capitals): `SHOP` gives `SHOP_DATA_DIR`.
+    public var settingsPrefix = "APP"
+    /// The name of the apps' data folder under `~/.local/share` (`workspace.data-folder`; default: the scheme).
+    public var dataFolder = "app"
     /// The container image the generated CI workflow runs its jobs in (`workspace.ci-image`).
     public var ciImage = GitHubWorkflow.defaultImage
     /// Files and folders every component's build reads besides its packages (`workspace.inputs`: a shared
@@ -177,6 +182,28 @@ public struct Workspace: Sendable {
         self.fileBytes = fileBytes
         self.document = document
         indexes = Self.indexes(of: components)
+    }
+
+    /// The settings prefix a workspace called `name` gets: its ASCII letters and digits in capitals, runs
+    /// of anything else one underscore (`My App` gives `MY_APP`), `APP` when nothing is left.
+    public static func settingsPrefix(forName name: String) -> String {
+        var prefix = ""
+        for character in name.uppercased() {
+            if character.isASCII, character.isLetter || character.isNumber {
+                prefix.append(character)
+            } else if !prefix.isEmpty, !prefix.hasSuffix("_") {
+                prefix.append("_")
+            }
+        }
+        // A variable starts with a letter.
+        let trimmed = prefix.drop { $0.isNumber || $0 == "_" }.reversed().drop { $0 == "_" }.reversed()
+        return trimmed.isEmpty ? "APP" : String(trimmed)
+    }
+
+    /// The data folder a workspace of `scheme` gets: the scheme in lower case, `app` when it is no folder name.
+    public static func dataFolder(forScheme scheme: String) -> String {
+        let folder = scheme.lowercased()
+        return folder.range(of: "^[a-z0-9][a-z0-9._-]*$", options: .regularExpression) == nil ? "app" : folder
     }
 
     private static func indexes(of components: [Component]) -> (byName: [String: Int], byInterface: [String: Int]) {

@@ -89,7 +89,11 @@ struct SchemaReader {
         var inputs: [String] = []
         var lock: String?
         var start: String?
-        if let node = top["workspace"], let workspace = mapping(node, "workspace", keys: ["name", "scheme", "start", "ci-image", "inputs", "lock"]) {
+        var settingsPrefix: String?
+        var dataFolder: String?
+        if let node = top["workspace"],
+            let workspace = mapping(node, "workspace", keys: ["name", "scheme", "start", "settings-prefix", "data-folder", "ci-image", "inputs", "lock"])
+        {
             inputs = workspace["inputs"].flatMap { inputPaths($0, "workspace.inputs") } ?? []
             lock = workspace["lock"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "workspace.lock")?.first }
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
@@ -102,6 +106,22 @@ struct SchemaReader {
                         fix:
                             "name the route every app opens first, like '\(scheme)://home', or leave the key out (the apps then start at a list of their routes)"
                     )
+                }
+            }
+            if let node = workspace["settings-prefix"], let prefix = string(node, "workspace.settings-prefix") {
+                settingsPrefix = prefix
+                if prefix.range(of: "^[A-Z][A-Z0-9_]*$", options: .regularExpression) == nil {
+                    error(
+                        at: node.start, "workspace.settings-prefix '\(prefix)' is no environment variable prefix",
+                        fix: "write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR)")
+                }
+            }
+            if let node = workspace["data-folder"], let folder = string(node, "workspace.data-folder") {
+                dataFolder = folder
+                if folder.range(of: "^[a-z0-9][a-z0-9._-]*$", options: .regularExpression) == nil {
+                    error(
+                        at: node.start, "workspace.data-folder '\(folder)' is no folder name",
+                        fix: "write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
                 }
             }
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
@@ -160,6 +180,8 @@ struct SchemaReader {
             root: root, name: name, scheme: scheme, rules: rules, components: components, plugins: plugins, apps: apps, fileBytes: bytes, document: document)
         if let ciImage { workspace.ciImage = ciImage }
         workspace.start = start
+        workspace.settingsPrefix = settingsPrefix ?? Workspace.settingsPrefix(forName: name)
+        workspace.dataFolder = dataFolder ?? Workspace.dataFolder(forScheme: scheme)
         workspace.inputs = inputs
         if let lock { workspace.lock = lock }
         if let node = top["generated"], let folders = mapping(node, "generated", keys: nil) {
