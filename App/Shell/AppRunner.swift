@@ -140,6 +140,7 @@ public struct AppRunner: Sendable {
 
     /// The route table: one route per line, the pattern, then the owning component (and whether it is disabled).
     static func routeTable(_ routes: [RouteDescription], in app: Bootstrap) -> String {
+        guard !routes.isEmpty else { return "No route: the app has no feature yet ('componentctl new' adds one).\n" }
         let width = routes.map(\.pattern.count).max() ?? 0
         return routes.map { route in
             route.pattern.padding(toLength: width + 2, withPad: " ", startingAt: 0) + route.owner

@@ -347,6 +347,8 @@ import TestSupport
         let last = try tool(scratch, "remove", "shelf")
         #expect(last.status == 0, "\(last.error)")
         #expect(try scratch.read("components.yaml").contains("  shelf-only:\n    components: []\n"))
+        // Empty dictionaries are written as Swift reads them.
+        #expect(try scratch.read("Apps/shelf-only/GeneratedApp.swift").contains("            routes: [:])\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").status == 0)
     }

@@ -43,17 +43,9 @@ enum AppSources {
         for entry in plan.declarations { text += "                    PluginDeclaration(\(declarationArguments(entry))),\n" }
         text += "                ]),\n"
         let linked = workspace.components.filter { plan.linked.contains($0.name) }.sorted { $0.name < $1.name }
-        text += "            hostAPI: [\n"
-        for component in linked {
-            guard let version = component.pin ?? component.version else { continue }
-            text += "                \(swiftString(component.name)): \(swiftString(version)),\n"
-        }
-        text += "            ],\n            hostKeys: [\n"
-        for component in linked {
-            guard let key = keys[component.name] else { continue }
-            text += "                \(swiftString(component.name)): \(swiftString(key)),\n"
-        }
-        text += "            ],\n            absent: [\n"
+        text += dictionary("hostAPI", linked.compactMap { component in (component.pin ?? component.version).map { (component.name, swiftString($0)) } })
+        text += dictionary("hostKeys", linked.compactMap { component in keys[component.name].map { (component.name, swiftString($0)) } })
+        text += "            absent: [\n"
         for absent in plan.absent {
             var web = "nil"
             if case .web(let base) = absent.behaviour { web = swiftString(base) }
@@ -62,25 +54,22 @@ enum AppSources {
         }
         text += "            ],\n"
         let settings = try app.settings.map { ($0.key, swiftString($0.value)) } + app.settingFiles.map { ($0.key, try embedded($0.path, workspace)) }
-        if settings.isEmpty {
-            text += "            settings: [:],\n"
-        } else {
-            text += "            settings: [\n"
-            for (key, value) in settings { text += "                \(swiftString(key)): \(value),\n" }
-            text += "            ],\n"
-        }
+        text += dictionary("settings", settings)
         text += "            degradeTable: \(try app.degradeTable.map { try embedded($0, workspace, json: true) } ?? "nil"),\n"
         if let start = app.start ?? workspace.start { text += "            start: \(swiftString(start)),\n" }
         text += "            scheme: \(swiftString(workspace.scheme)),\n"
         text += "            settingsPrefix: \(swiftString(workspace.settingsPrefix)),\n"
         text += "            dataFolder: \(swiftString(workspace.dataFolder)),\n"
-        text += "            routes: [\n"
-        for (module, patterns) in plan.routes.sorted(by: { $0.key < $1.key }) {
-            text += "                \(swiftString(module)): [\(patterns.map(swiftString).joined(separator: ", "))],\n"
-        }
-        text += "            ])\n"
+        let routes = plan.routes.sorted { $0.key < $1.key }.map { ($0.key, "[\($0.value.map(swiftString).joined(separator: ", "))]") }
+        text += dictionary("routes", routes, end: ")")
         text += "    }\n}\n"
         return ["\(app.folder)/main.swift": Array(main.utf8), "\(app.folder)/GeneratedApp.swift": Array(text.utf8)]
+    }
+
+    /// The argument `label: [key: value, ...]`, an entry a line (values are Swift literals already); `[:]` when empty.
+    private static func dictionary(_ label: String, _ entries: [(key: String, value: String)], end: String = ",") -> String {
+        guard !entries.isEmpty else { return "            \(label): [:]\(end)\n" }
+        return "            \(label): [\n" + entries.map { "                \(swiftString($0.key)): \($0.value),\n" }.joined() + "            ]\(end)\n"
     }
 
     /// The content keys a generated `GeneratedApp.swift` records, by component.
