@@ -1,4 +1,4 @@
-# The workspace's entry points; the README explains each.
+# The workspace's entry points; the README and docs/ explain each.
 PREFIX ?= /usr/local
 TOOL_PACKAGE := Tools/componentctl
 TOOL := $(TOOL_PACKAGE)/.build/release/componentctl

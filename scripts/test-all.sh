@@ -7,7 +7,7 @@
 #   - workflow: actionlint and the schema of the GitHub Actions workflows;
 #   - fault-injection: kills at random points of pin, release and sync;
 #   - affected-oracle: `affected` and keys against an oracle written apart from the tool;
-#   - readme-examples: the README's code examples compiled into a scratch copy;
+#   - doc-examples: the code examples of docs/routes.md compiled into a scratch copy;
 #   - components: every component's own package, built and tested alone;
 #   - app: the integrated tests, once for each app (root `swift test` never runs its dependencies' tests);
 #   - router-allocations: the router's allocation counts (zero for a static hit);
@@ -62,8 +62,8 @@ step workflow scripts/lint-workflows.sh
 [ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/tests/fault-injection.sh
 # `affected` and keys against an oracle written apart from the tool, on a random history (seeded: the same each run).
 [ "$copy" = 1 ] || cached affected-oracle --package Tools/componentctl -- python3 Tools/componentctl/tests/affected-oracle.py "$tool"
-# The README's examples go into the product component, built alone: what they depend on.
-cached readme-examples --input README.md --input scripts/check-readme-examples.sh --package Packages/Business/Product -- scripts/check-readme-examples.sh
+# The guide's examples go into the product component, built alone: what they depend on.
+cached doc-examples --input docs/routes.md --input scripts/check-doc-examples.sh --package Packages/Business/Product -- scripts/check-doc-examples.sh
 # TEST_COMPONENTS names the components to test alone (default: all of them; those that passed with the same key are cached).
 if [ -n "${TEST_COMPONENTS:-}" ]; then
   # shellcheck disable=SC2086 # a list of names

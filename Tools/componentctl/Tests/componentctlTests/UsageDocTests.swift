@@ -51,7 +51,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["README.md", "Tools/componentctl/README.md"])
+    @Test(arguments: ["docs/componentctl.md", "Tools/componentctl/README.md"])
     func theUsageBlockNamesEveryCommandAndOptionOfTheHelp(readme: String) throws {
         let documented = try usageBlock(readme)
         let commands = try subcommands()
@@ -66,6 +66,21 @@ import TestSupport
                 #expect(all.contains(String(written)), "\(readme): '\(command)' documents \(written), which the tool does not take")
             }
         }
+    }
+
+    @Test func theReferenceListsEveryRuleWithWhatItForbidsAndAFix() throws {
+        let text = try String(contentsOf: Scratch.sampleRoot.appendingPathComponent("docs/componentctl.md"), encoding: .utf8)
+        let table = try #require(
+            text.components(separatedBy: "| Rule | What it forbids | The usual fix |\n").dropFirst().first?.components(separatedBy: "\n\n").first)
+        var documented: [String: String] = [:]
+        for row in table.split(separator: "\n").dropFirst() {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells.count == 5 && !cells[3].isEmpty, "a row with its three cells: \(row)")
+            guard cells.count == 5 else { continue }
+            documented[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
+        }
+        #expect(Set(documented.keys) == Set(RuleCatalog.descriptions.keys))
+        for (rule, description) in RuleCatalog.descriptions { #expect(documented[rule] == description, "\(rule)") }
     }
 
     @Test func theAdoptingGuidesComponentsFileIsOneComponentctlReads() throws {

@@ -1,4 +1,4 @@
-/// Decides whether one component may depend on another under the workspace's rules ("The layer rules" in the README).
+/// Decides whether one component may depend on another under the workspace's rules ("The layer rules" in the workspace README).
 public struct LayerRulesEvaluator: Sendable {
     /// A broken rule: its id, what is wrong and how to fix it.
     public struct Violation: Sendable, Hashable {

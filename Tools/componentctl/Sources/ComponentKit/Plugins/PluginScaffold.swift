@@ -23,7 +23,7 @@ public enum PluginScaffold {
             throw ToolError(
                 "'\(point.id)' has no plugin template: add \(interface.path)/PluginTemplates/\(pointName)/ (the files of a new plugin, "
                     + "with \(placeholders.joined(separator: ", ")) where the name, id, path to the workspace root and the plugin's path go; "
-                    + "see the README's Plugins section).", status: .usage)
+                    + "see docs/plugins.md).", status: .usage)
         }
         let id = kebabCase(name)
         let folder = ScaffoldService.folder(for: workspace.rules.layers[0], kind: .plugin, name: name, in: workspace)

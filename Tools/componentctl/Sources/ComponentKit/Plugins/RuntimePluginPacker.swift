@@ -43,7 +43,7 @@ public enum RuntimePluginPacker {
                 throw ToolError(
                     sources.entries.isEmpty
                         ? "\(plan.release.tag) declares no entry symbol. Add one function marked @_cdecl(\"\(name.replacingOccurrences(of: "-", with: "_"))_plugin_entry\") "
-                            + "that returns RuntimePluginExport(...).retainedPointer() (see the runtime plugin template in the README)."
+                            + "that returns RuntimePluginExport(...).retainedPointer() (see the rules for a plugin author in docs/runtime-plugins.md)."
                         : "\(plan.release.tag) declares several @_cdecl entries (\(sources.entries.joined(separator: ", "))); keep one.", status: .usage)
             }
             guard let point = component.extends else { throw ToolError("'\(name)' has no 'extends:' in components.yaml.", status: .usage) }

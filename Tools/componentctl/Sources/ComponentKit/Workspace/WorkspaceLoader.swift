@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Loads and validates components.yaml (its schema is in the README), reporting every problem at once.
+/// Loads and validates components.yaml (its keys are described in the workspace's guides), reporting every problem at once.
 public struct WorkspaceLoader {
     /// The file's name in the workspace root.
     public static let fileName = "components.yaml"

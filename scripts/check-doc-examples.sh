@@ -1,25 +1,23 @@
 #!/usr/bin/env bash
-# Compiles the README's "How to add a route" blocks into a scratch copy of the workspace, as a reader
-# would type them: the route into ProductInterface, the registration into ProductModule.register(in:),
+# Compiles the blocks of docs/routes.md ("How to add a route") into a scratch copy of the workspace, as a
+# reader would type them: the route into ProductInterface, the registration into ProductModule.register(in:),
 # the link into the product list's screen; then builds the Product component alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git ls-files -z | xargs -0 -I{} cp --parents {} "$work/"
-# The N-th ```swift block of the section, its indentation removed.
+# The N-th ```swift block of the guide, its indentation removed.
 block() {
   awk -v want="$1" '
-    /^## How to add a route/ { inside = 1; next }
-    /^## / { inside = 0 }
-    inside && /^ *```swift/ { n++; if (n == want) { grab = 1; match($0, /^ */); indent = RLENGTH; next } }
+    /^ *```swift/ { n++; if (n == want) { grab = 1; match($0, /^ */); indent = RLENGTH; next } }
     grab && /^ *```/ { exit }
     grab { print substr($0, indent + 1) }
-  ' README.md
+  ' docs/routes.md
 }
 interface="$work/Packages/Interfaces/ProductInterface/Sources/ProductInterface/ProductInterface.swift"
 module="$work/Packages/Business/Product/Sources/Product/ProductModule.swift"
-for n in 1 2 3; do [ -n "$(block $n)" ] || { echo "README: block $n of 'How to add a route' is missing" >&2; exit 1; }; done
+for n in 1 2 3; do [ -n "$(block $n)" ] || { echo "docs/routes.md: its swift block $n is missing" >&2; exit 1; }; done
 block 1 >> "$interface"
 registration=$(block 2)
 link=$(block 3)
@@ -32,4 +30,4 @@ awk -v anchor="$anchor" -v text="$registration" -v link="$link" '
     print "        _ = { () throws -> Screen in var screen = Screen(title: \"x\"); " link "; return screen }"
   }' "$module" > "$module.new" && mv "$module.new" "$module"
 swift build --package-path "$work/Packages/Business/Product" 2>&1 | tail -3
-echo "README examples: 3 blocks compiled"
+echo "doc examples: 3 blocks of docs/routes.md compiled"
