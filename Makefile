@@ -25,35 +25,36 @@ check: tool
 sync: tool
 	$(TOOL) sync
 
+# Builds every app of components.yaml.
 build: setup
-	swift build --product App
+	swift build
 
-# The main job: check the layering, build the integrated App and run it interactively.
-app: check sync build
-	swift run App
+# The main job: check the layering, generate the apps, build the first one and run it interactively.
+app: check sync
+	$(TOOL) run
 
 test: setup
 	@scripts/test-all.sh
 
 bench: setup
-	$(TOOL_PACKAGE)/bench/check-layers.sh
-	$(TOOL_PACKAGE)/bench/init.sh
-	$(TOOL_PACKAGE)/bench/scale.sh
-	$(TOOL_PACKAGE)/bench/pin.sh
-	$(TOOL_PACKAGE)/bench/affected.sh
-	$(TOOL_PACKAGE)/bench/build.sh
-	$(TOOL_PACKAGE)/bench/standalone.sh
-	$(TOOL_PACKAGE)/bench/api-diff.sh
-	$(TOOL_PACKAGE)/bench/hash.sh
-	Tools/plugin-bench/run.sh
-	Tools/runtime-plugin-bench/run.sh
-	Tools/startup-bench/run.sh
-	Tools/apps-bench/run.sh
-	Tools/router-bench/run.sh
-	Tools/cache-bench/run.sh
+	Benchmarks/componentctl/check-layers.sh
+	Benchmarks/componentctl/init.sh
+	Benchmarks/componentctl/scale.sh
+	Benchmarks/componentctl/pin.sh
+	Benchmarks/componentctl/affected.sh
+	Benchmarks/componentctl/build.sh
+	Benchmarks/componentctl/standalone.sh
+	Benchmarks/componentctl/api-diff.sh
+	Benchmarks/componentctl/hash.sh
+	Benchmarks/plugin-bench/run.sh
+	Benchmarks/runtime-plugins/run.sh
+	Benchmarks/startup/run.sh
+	Benchmarks/apps/run.sh
+	Benchmarks/router-bench/run.sh
+	Benchmarks/results-cache/run.sh
 
 fault-test: setup
-	$(TOOL_PACKAGE)/tests/fault-injection.sh
+	$(TOOL_PACKAGE)/Scripts/fault-injection.sh
 
 # A million malformed URLs through the router (release build), and readers/writer under Thread Sanitizer.
 fuzz:

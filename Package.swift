@@ -38,18 +38,18 @@ let shellProducts: [Target.Dependency] = [
 ]
 // swift-format-ignore
 let appTargets: [Target] = [
-    .executableTarget(name: "App", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Order", package: "Order"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Recommendations", package: "Recommendations"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router"), .product(name: "ShippingEstimate", package: "ShippingEstimate"), .product(name: "User", package: "User")], path: "Apps/shop"),
-    .executableTarget(name: "ShopLite", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router")], path: "Apps/shop-lite"),
+    .executableTarget(name: "Shop", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Order", package: "Order"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Recommendations", package: "Recommendations"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router"), .product(name: "ShippingEstimate", package: "ShippingEstimate"), .product(name: "User", package: "User")], path: "App/shop"),
+    .executableTarget(name: "ShopLite", dependencies: ["Shell", .product(name: "Cart", package: "Cart"), .product(name: "Home", package: "Home"), .product(name: "Product", package: "Product"), .product(name: "ProductInterface", package: "ProductInterface"), .product(name: "Reviews", package: "Reviews"), .product(name: "Router", package: "Router")], path: "App/shop-lite"),
 ]
 // swift-format-ignore
 let appProducts: [Product] = [
-    .executable(name: "App", targets: ["App"]),
+    .executable(name: "Shop", targets: ["Shop"]),
     .executable(name: "ShopLite", targets: ["ShopLite"]),
 ]
 // The app targets, for the tests that drive them.
 // swift-format-ignore
 let appTargetDependencies: [Target.Dependency] = [
-    .target(name: "App"),
+    .target(name: "Shop"),
     .target(name: "ShopLite"),
 ]
 // The shared libraries the workspace's runtime plugins link: the apps link them too, so a loaded plugin

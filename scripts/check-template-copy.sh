@@ -39,7 +39,7 @@ if [ -n "$template" ] && [ -n "$app" ]; then
   "$tool" sync
   swift build --product "$product" 2>&1 | tail -n 1
   if SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
-  git checkout -q -- components.yaml Apps Package.swift
+  git checkout -q -- components.yaml App Package.swift
   "$tool" remove spotlight
   git update-index -q --refresh || true  # files rewritten with the same bytes are only stat-dirty
   git diff --quiet HEAD~1 || { echo "template-copy: new then remove of a plugin changed the workspace:"; git diff --stat HEAD~1; exit 1; }

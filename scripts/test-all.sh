@@ -59,9 +59,9 @@ cached lint --input . -- scripts/lint.sh
 step check-layers "$tool" check-layers
 step pins-in-sync "$tool" sync --check
 step workflow scripts/lint-workflows.sh
-[ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/tests/fault-injection.sh
+[ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/Scripts/fault-injection.sh
 # `affected` and keys against an oracle written apart from the tool, on a random history (seeded: the same each run).
-[ "$copy" = 1 ] || cached affected-oracle --package Tools/componentctl -- python3 Tools/componentctl/tests/affected-oracle.py "$tool"
+[ "$copy" = 1 ] || cached affected-oracle --package Tools/componentctl -- python3 Tools/componentctl/Scripts/affected-oracle.py "$tool"
 # The guide's examples go into the product component, built alone: what they depend on.
 cached doc-examples --input docs/routes.md --input scripts/check-doc-examples.sh --package Packages/Business/Product -- scripts/check-doc-examples.sh
 # TEST_COMPONENTS names the components to test alone (default: all of them; those that passed with the same key are cached).
@@ -76,9 +76,9 @@ apps=$("$tool" list --apps | awk 'NR > 1 && NF > 1 { printf "--app %s ", $1 }')
 # shellcheck disable=SC2086 # a list of options
 step app "$tool" test ${apps:---integrated} --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then
-  step router-bench env ROUTER_BENCH_ENFORCE=1 Tools/router-bench/run.sh
+  step router-bench env ROUTER_BENCH_ENFORCE=1 Benchmarks/router-bench/run.sh
 elif [ "$copy" != 1 ]; then
-  cached router-allocations --package Tools/router-bench -- Tools/router-bench/run.sh --allocations
+  cached router-allocations --package Benchmarks/router-bench -- Benchmarks/router-bench/run.sh --allocations
 fi
 # The sample comes out with componentctl alone: every top-layer component removed in a copy, which still checks and builds.
 [ "$copy" = 1 ] || cached remove-samples --input . -- scripts/check-remove-samples.sh

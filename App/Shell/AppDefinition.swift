@@ -5,6 +5,8 @@ public import Router
 public struct AppDefinition: Sendable {
     /// The app's name in components.yaml.
     public var name: String
+    /// Its executable's name (`product:` in components.yaml), as its messages tell a user to type it.
+    public var product: String
     /// Creates the modules of the app's components, anew for each boot.
     public var modules: @Sendable () -> [any AppModule]
     /// The extension points and plugins it links and its plugin declaration.
@@ -35,12 +37,13 @@ public struct AppDefinition: Sendable {
 
     /// Creates a definition; the generated `GeneratedApp.definition` of each app calls it.
     public init(
-        name: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
+        name: String, product: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
         absent: [AbsentFeature],
         settings: [String: String], degradeTable: String?, start: String? = nil, scheme: String? = nil,
         settingsPrefix: String, dataFolder: String, routes: [String: [String]] = [:]
     ) {
         self.name = name
+        self.product = product
         self.modules = modules
         self.plugins = plugins
         self.hostAPI = hostAPI

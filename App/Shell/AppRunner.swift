@@ -60,7 +60,7 @@ public struct AppRunner: Sendable {
         // Help and signing need no log: a wrong LOG setting must not hide the text that explains it.
         switch arguments.first {
         case "help", "--help", "-h":
-            output(Self.help(settings))
+            output(Self.help(settings, program: app.product))
             return 0
         case "sign":
             return sign(Array(arguments.dropFirst()))
@@ -86,7 +86,7 @@ public struct AppRunner: Sendable {
             let rest = arguments.dropFirst().filter { $0 != "--external" }
             let external = rest.count < arguments.count - 1
             guard rest.count == 1, let url = rest.first, !url.hasPrefix("-") else {
-                return usage("'open' takes one URL, like: App open [--external] \(app.scheme ?? "app")://\(app.name)")
+                return usage("'open' takes one URL, like: \(app.product) open [--external] \(app.scheme ?? "app")://\(app.name)")
             }
             return await session.withApp(LaunchOptions(source: .url(url))) { app in
                 await session.openIncoming(url, in: app, origin: external ? .deepLink : .inApp)
@@ -210,10 +210,10 @@ public struct AppRunner: Sendable {
     }
 
     /// The command-line usage, with the environment variables of `settings`' prefix.
-    static func help(_ settings: AppEnvironment) -> String {
+    static func help(_ settings: AppEnvironment, program: String) -> String {
         let name = settings.name
         return """
-            Usage: App [--profile-startup] [command]
+            Usage: \(program) [--profile-startup] [command]
 
               (no command)                interactive: the home screen, then commands from standard input
               open [--external] URL       opens one link and prints the screen (modules see it first and may
@@ -301,7 +301,7 @@ public struct AppRunner: Sendable {
     }
 
     func usage(_ message: String) -> Int32 {
-        errorOutput("error: \(message). Run 'App help' for the commands.\n")
+        errorOutput("error: \(message). Run '\(app.product) help' for the commands.\n")
         return 2
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import PluginFeed
 import RuntimePlugins
 
-/// `App plugins ...`: the runtime plugins this App installed, the feed's, and changes to them.
+/// `<app> plugins ...`: the runtime plugins this App installed, the feed's, and changes to them.
 struct PluginsCommand {
     let runner: AppRunner
     let logger: Logger
@@ -29,7 +29,7 @@ struct PluginsCommand {
             case ("list", 1):
                 let installed = try manager.installed()
                 guard !installed.isEmpty else {
-                    runner.output("No runtime plugins are installed. 'App plugins available' lists the feed's.\n")
+                    runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
                     return 0
                 }
                 for plugin in installed {
@@ -38,7 +38,7 @@ struct PluginsCommand {
                         let back = PluginVersion(pending).flatMap { pending in plugin.current.flatMap(PluginVersion.init).map { pending < $0 } } ?? false
                         line += back ? ", back to \(pending) at the next start" : ", update to \(pending) loads at the next start"
                     }
-                    if plugin.held { line += ", held (installed by version; 'App plugins update \(plugin.id)' moves it)" }
+                    if plugin.held { line += ", held (installed by version; '\(runner.app.product) plugins update \(plugin.id)' moves it)" }
                     if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
                     runner.output(line + "\n")
                 }
@@ -64,13 +64,13 @@ struct PluginsCommand {
                 let id = arguments.count == 2 ? arguments[1] : nil
                 if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like campaign, or none for every installed plugin") }
                 guard try id != nil || !manager.installed().isEmpty else {
-                    runner.output("No runtime plugins are installed. 'App plugins available' lists the feed's.\n")
+                    runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
                     return 0
                 }
                 let results = try await manager.update(id)
-                runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(Self.describe).joined())
+                runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(describe).joined())
             case ("remove", 2):
-                guard PluginID.isValid(arguments[1]) else { return usage("remove takes a plugin id, like campaign ('App plugins list' shows them)") }
+                guard PluginID.isValid(arguments[1]) else { return usage("remove takes a plugin id, like campaign ('\(runner.app.product) plugins list' shows them)") }
                 try manager.remove(arguments[1])
                 runner.output("Removed \(arguments[1]).\n")
             default:
@@ -93,16 +93,16 @@ struct PluginsCommand {
         }
     }
 
-    static func describe(_ result: UpdateResult) -> String {
+    func describe(_ result: UpdateResult) -> String {
         switch result {
         case .updated(let id, let from, let to): "Updated \(id) \(from ?? "(none loaded)") -> \(to); it loads at the next start.\n"
-        case .held(let id, let version): "\(id) stays at \(version): it was installed by version. 'App plugins update \(id)' moves it.\n"
+        case .held(let id, let version): "\(id) stays at \(version): it was installed by version. '\(runner.app.product) plugins update \(id)' moves it.\n"
         case .noFit(let id, let reason): "\(id): no version in the feed can load in this App (\(reason)).\n"
         }
     }
 
     private func usage(_ message: String) -> Int32 {
-        runner.errorOutput("error: \(message). Run 'App help' for the commands.\n")
+        runner.errorOutput("error: \(message). Run '\(runner.app.product) help' for the commands.\n")
         return 2
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs a built app the way a user or a script does: arguments, a pipe for input, a data folder. The app
-/// is the one `componentctl test --app NAME` names (COMPONENTCTL_APP, COMPONENTCTL_APP_PRODUCT), else `App`.
+/// is the one `componentctl test --app NAME` names (COMPONENTCTL_APP, COMPONENTCTL_APP_PRODUCT), else `Shop`.
 struct AppProcess {
     struct Result {
         var status: Int32
@@ -18,7 +18,7 @@ struct AppProcess {
 
     /// The app the suite tests: the one componentctl names, else the workspace's `App`.
     static let appUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP"]
-    static let productUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP_PRODUCT"] ?? "App"
+    static let productUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP_PRODUCT"] ?? "Shop"
 
     /// The built executable of `product`.
     static func binary(_ product: String) throws -> URL {

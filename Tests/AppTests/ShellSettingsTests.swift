@@ -1,4 +1,4 @@
-import App
+import Shop
 import Foundation
 import Shell
 import Testing

@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
             binary = prepared.folder.appendingPathComponent(".build/\(configuration.rawValue)/\(prepared.product)")
         } else {
             guard let chosen = try app.map({ try workspace.app(named: $0) }) ?? workspace.apps.first else {
-                throw ToolError("components.yaml declares no apps; add an 'apps:' section (see README, \"Apps\").", status: .usage)
+                throw ToolError("components.yaml declares no apps; add an 'apps:' section (see docs/apps.md).", status: .usage)
             }
             job = service.appJob(chosen)
             binary = workspace.root.appendingPathComponent(".build/\(configuration.rawValue)/\(chosen.product)")

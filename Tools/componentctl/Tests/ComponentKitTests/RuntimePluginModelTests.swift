@@ -76,7 +76,7 @@ import TestSupport
 
     @Test func theWiringLeavesRuntimePluginsOutAndListsTheHostAPI() throws {
         let output = try #require(try AppWiring.generate(try runtimeFixture().load()))
-        let wiring = String(decoding: try #require(output.files["Apps/reading-room/GeneratedApp.swift"]), as: UTF8.self)
+        let wiring = String(decoding: try #require(output.files["App/reading-room/GeneratedApp.swift"]), as: UTF8.self)
         #expect(!wiring.contains("StampPlugin"))
         #expect(!wiring.contains("import Stamp"))
         #expect(wiring.contains("ShelfBadges.self"), "the point a runtime plugin extends stays wired")

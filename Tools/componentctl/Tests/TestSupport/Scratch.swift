@@ -42,11 +42,11 @@ public struct Scratch: Sendable {
         return scratch
     }
 
-    /// A copy of the live workspace (components.yaml, Packages, the root manifest, App, Apps and Tests), for the few
+    /// A copy of the live workspace (components.yaml, Packages, the root manifest, App and Tests), for the few
     /// tests of what must hold for any workspace; they never assert what its components are.
     public static func sample() throws -> Scratch {
         let scratch = try Scratch(named: "shop")
-        for item in ["components.yaml", "Packages", "Package.swift", "App", "Apps", "Tests", ".gitignore"] {
+        for item in ["components.yaml", "Packages", "Package.swift", "App", "Tests", ".gitignore"] {
             try copyTree(sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
         }
         return scratch

@@ -16,7 +16,7 @@ import TestSupport
         try scratch.write(reader + "Helper.swift", "struct HelperModule: AppModule {}\n")
         let synced = try tool(scratch, "sync")
         #expect(synced.status == 0, "\(synced.error)")
-        let wiring = try scratch.read("Apps/reading/GeneratedApp.swift")
+        let wiring = try scratch.read("App/reading/GeneratedApp.swift")
         #expect(wiring.contains("                    ReaderAppModule(),\n"))
         #expect(!wiring.contains("HelperModule"), "an internal module is the component's own business")
         #expect(try tool(scratch, "sync", "--check").status == 0)

@@ -41,34 +41,34 @@ import TestSupport
         let scratch = try twoApps()
         let stale = try tool(scratch, "sync", "--check")
         #expect(stale.status == 1)
-        #expect(stale.output.contains("Apps/shelf-only/main.swift"))
+        #expect(stale.output.contains("App/shelf-only/main.swift"))
         #expect(try tool(scratch, "sync").status == 0)
         #expect(try tool(scratch, "sync", "--check").status == 0)
         let manifest = try scratch.read("Package.swift")
         #expect(
             manifest.contains(
-                #".executableTarget(name: "ShelfOnly", dependencies: ["Shell", .product(name: "Routing", package: "Routing")], path: "Apps/shelf-only"),"#))
+                #".executableTarget(name: "ShelfOnly", dependencies: ["Shell", .product(name: "Routing", package: "Routing")], path: "App/shelf-only"),"#))
         #expect(manifest.contains(#".executable(name: "Library", targets: ["Library"]),"#))
         #expect(manifest.contains("let shellProducts: [Target.Dependency] = [\n    .product(name: \"Routing\", package: \"Routing\"),\n]"))
         #expect(manifest.contains("    .package(path: \"Packages/Foundation/Routing\"),\n"), "the root depends on what the shell and the apps name")
-        #expect(try scratch.read("Apps/shelf-only/main.swift").contains("AppRunner.standard(GeneratedApp.definition)"))
-        let lite = try scratch.read("Apps/shelf-only/GeneratedApp.swift")
+        #expect(try scratch.read("App/shelf-only/main.swift").contains("AppRunner.standard(GeneratedApp.definition)"))
+        let lite = try scratch.read("App/shelf-only/GeneratedApp.swift")
         #expect(lite.contains(#"AbsentFeature(component: "reader", patterns: ["lib://book/<int:id>"], web: nil),"#))
-        #expect(try !scratch.read("Apps/full/GeneratedApp.swift").contains("AbsentFeature("))
+        #expect(try !scratch.read("App/full/GeneratedApp.swift").contains("AbsentFeature("))
         // Each module's routes (its interface's and its own), for the App to answer "temporarily unavailable" when it is disabled.
-        #expect(try scratch.read("Apps/full/GeneratedApp.swift").contains(#"                "reader": ["lib://book/<int:id>"],"#))
+        #expect(try scratch.read("App/full/GeneratedApp.swift").contains(#"                "reader": ["lib://book/<int:id>"],"#))
         #expect(!lite.contains(#""reader": ["#), "a feature the app leaves out has no module")
 
         // components.yaml changes what an app does for a left-out feature.
         try scratch.replace(in: "components.yaml", "reader: not-in-app", with: "reader: https://books.example/")
         #expect(try tool(scratch, "sync", "--check").status == 1)
         #expect(try tool(scratch, "sync").status == 0)
-        #expect(try scratch.read("Apps/shelf-only/GeneratedApp.swift").contains(#"web: "https://books.example/")"#))
+        #expect(try scratch.read("App/shelf-only/GeneratedApp.swift").contains(#"web: "https://books.example/")"#))
         // A source declares a module.
         try scratch.write("Packages/Business/Shelf/Sources/Shelf/ShelfAppModule.swift", "public struct ShelfAppModule: AppModule {}\n")
         let module = try tool(scratch, "sync", "--check")
         #expect(module.status == 1)
-        #expect(module.output.contains("Apps/full/GeneratedApp.swift, Apps/shelf-only/GeneratedApp.swift"))
+        #expect(module.output.contains("App/full/GeneratedApp.swift, App/shelf-only/GeneratedApp.swift"))
         // Files an app embeds, and its settings.
         try scratch.write("App/Config/layout.json", "{\"title\": \"Shelf\"}\n")
         try scratch.write("App/Config/degrade.json", "{\"rules\": []}\n")
@@ -77,7 +77,7 @@ import TestSupport
             with: "    components: [shelf, reader]\n    setting-files:\n      shelf.layout: App/Config/layout.json\n"
                 + "    degrade: App/Config/degrade.json\n    settings:\n      LIBRARY_LOG: 1\n")
         #expect(try tool(scratch, "sync").status == 0)
-        let full = try scratch.read("Apps/full/GeneratedApp.swift")
+        let full = try scratch.read("App/full/GeneratedApp.swift")
         #expect(
             full.contains(
                 "settings: [\n                \"LIBRARY_LOG\": \"1\",\n                \"shelf.layout\": \"{\\\"title\\\": \\\"Shelf\\\"}\\n\",\n            ],"
@@ -96,25 +96,39 @@ import TestSupport
         try scratch.write("App/Config/degrade.json", "{\"rules\": []}\n")
         // A hand edit of a generated file.
         #expect(try tool(scratch, "sync").status == 0)
-        try scratch.replace(in: "Apps/full/main.swift", "exit(status)", with: "exit(0)")
+        try scratch.replace(in: "App/full/main.swift", "exit(status)", with: "exit(0)")
         #expect(try tool(scratch, "sync", "--check").status == 1)
+    }
+
+    @Test func anAppIsNeverGeneratedIntoAFolderOfYours() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.declareApps("  tools:\n    product: ToolsApp\n    components: [shelf]\n")
+        try scratch.write("App/Tools/Helper.swift", "enum Helper {}\n")
+        try scratch.commitAsNewRepository()
+        let before = try state(scratch)
+        let refused = try tool(scratch, "sync")
+        #expect(refused.status == 2)
+        #expect(
+            refused.error.contains("app 'tools' would be generated into App/tools, but 'App/Tools' is a folder of yours; give the app another name"),
+            "\(refused.error)")
+        #expect(try state(scratch) == before)
     }
 
     @Test func anAppNoLongerDeclaredLosesItsGeneratedFolderButNeverAFileOfYours() throws {
         let scratch = try twoApps()
         #expect(try tool(scratch, "sync").status == 0)
         try scratch.replace(in: "components.yaml", "  full:\n    product: Library\n    components: [shelf, reader]\n", with: "")
-        try scratch.write("Apps/full/Notes.md", "mine\n")
+        try scratch.write("App/full/Notes.md", "mine\n")
         let before = try state(scratch)
         let refused = try tool(scratch, "sync")
         #expect(refused.status == 2)
-        #expect(refused.error.contains("'Apps/full' belongs to no app of components.yaml, but 'Apps/full/Notes.md' was not generated by componentctl"))
+        #expect(refused.error.contains("'App/full' belongs to no app of components.yaml, but 'App/full/Notes.md' was not generated by componentctl"))
         #expect(try state(scratch) == before)
 
-        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Apps/full/Notes.md"))
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("App/full/Notes.md"))
         let synced = try tool(scratch, "sync")
         #expect(synced.status == 0, "\(synced.error)")
-        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("Apps/full").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("App/full").path))
         #expect(try !scratch.read("Package.swift").contains(".executable(name: \"Library\""))
         #expect(try tool(scratch, "sync", "--check").status == 0)
     }
@@ -308,7 +322,7 @@ import TestSupport
         try scratch.replace(in: "components.yaml", "start: web://book/1", with: "start: lib://book/1")
         #expect(try tool(scratch, "sync").status == 0)
         for app in ["full", "shelf-only"] {
-            #expect(try scratch.read("Apps/\(app)/GeneratedApp.swift").contains("            start: \"lib://book/1\",\n"), "\(app)")
+            #expect(try scratch.read("App/\(app)/GeneratedApp.swift").contains("            start: \"lib://book/1\",\n"), "\(app)")
         }
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "apps")
@@ -322,7 +336,7 @@ import TestSupport
         #expect(removed.status == 0, "\(removed.error)")
         #expect(removed.output.contains("workspace.start named its route lib://book/1: the apps now start at a list of their routes"))
         #expect(try !scratch.read("components.yaml").contains("start:"))
-        #expect(try !scratch.read("Apps/full/GeneratedApp.swift").contains("start:"))
+        #expect(try !scratch.read("App/full/GeneratedApp.swift").contains("start:"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
     }
 
@@ -339,7 +353,7 @@ import TestSupport
         #expect(try scratch.read("components.yaml").hasSuffix("apps:\n  shelf-only:\n    components: [shelf]\n    missing:\n  reading:\n    components:\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").status == 0)
-        #expect(try scratch.read("Apps/reading/GeneratedApp.swift").contains("modules: {\n                [\n                ]\n            },"))
+        #expect(try scratch.read("App/reading/GeneratedApp.swift").contains("modules: {\n                [\n                ]\n            },"))
         try scratch.git("add", "-A")
         // The fixture's root test of the shelf goes first, as a team's would.
         try scratch.git("rm", "-q", "Tests/AppTests/AppTests.swift")
@@ -348,7 +362,7 @@ import TestSupport
         #expect(last.status == 0, "\(last.error)")
         #expect(try scratch.read("components.yaml").contains("  shelf-only:\n    components: []\n"))
         // Empty dictionaries are written as Swift reads them.
-        #expect(try scratch.read("Apps/shelf-only/GeneratedApp.swift").contains("            routes: [:])\n"))
+        #expect(try scratch.read("App/shelf-only/GeneratedApp.swift").contains("            routes: [:])\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").status == 0)
     }

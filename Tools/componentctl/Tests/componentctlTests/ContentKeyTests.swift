@@ -32,7 +32,7 @@ import TestSupport
 
     @Test func theWiringRecordsTheContentKeyOfEveryLinkedComponentAndSyncCheckNamesTheOneThatChanged() throws {
         let scratch = try runtimeRepository()
-        let wiring = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let wiring = try scratch.read("App/reading-room/GeneratedApp.swift")
         let linked = ["reader", "ribbon", "routing", "shelf", "shelf-interface"]
         for (name, key) in try contentKeys(scratch, linked) {
             #expect(wiring.contains("                \"\(name)\": \"\(key)\",\n"), "\(name) \(key)")
@@ -47,24 +47,24 @@ import TestSupport
         #expect(check.status == 1)
         #expect(check.output.contains("(the content of routing changed: "), "only the component that changed: \(check.output)")
         #expect(try tool(scratch, "sync").status == 0)
-        let uncommitted = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let uncommitted = try scratch.read("App/reading-room/GeneratedApp.swift")
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "routing changed")
         #expect(try tool(scratch, "sync", "--check").status == 0, "a key of uncommitted content stays the key once committed")
-        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == uncommitted)
+        #expect(try scratch.read("App/reading-room/GeneratedApp.swift") == uncommitted)
     }
 
     @Test func aLinkOutOfTheRepositoryStopsSyncNamingItInsteadOfDroppingTheKey() throws {
         let scratch = try runtimeRepository()
         let link = "Packages/Foundation/Routing/.build"
         try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent(link).path, withDestinationPath: "/nonexistent")
-        let before = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let before = try scratch.read("App/reading-room/GeneratedApp.swift")
         for arguments in [["sync"], ["sync", "--check"]] {
             let refused = try ToolProcess.run(arguments + ["--root", scratch.root.path])
             #expect(refused.status == 2, "\(arguments): \(refused.output)")
             #expect(refused.error.contains("'routing' holds the link \(link), which leads out of the repository (to /nonexistent)"), "\(refused.error)")
         }
-        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == before)
+        #expect(try scratch.read("App/reading-room/GeneratedApp.swift") == before)
     }
 
     @Test func aPinnedComponentCountsWithItsReleaseWhateverItsFolderHolds() throws {

@@ -6,7 +6,7 @@ import TestSupport
 /// `componentctl init` on a repository written here the way teams write theirs (no components.yaml, packages where the
 /// team put them, manifests with helpers, SDK imports), through the binary.
 @Suite struct InitCommandTests {
-    /// A repository of five packages: `Apps/Feed` and `Apps/Profile` (features), `Shared/Networking` and `Shared/Cache-Kit`
+    /// A repository of five packages: `App/Feed` and `App/Profile` (features), `Shared/Networking` and `Shared/Cache-Kit`
     /// (the cache uses networking), `Base/Models`; one manifest builds a product name with a helper, one target's
     /// sources sit directly in `Sources/`, one target's name has a `-`; a package inside `.build` and one in an ignored
     /// folder are no components.
@@ -25,7 +25,7 @@ import TestSupport
             targets: #".target(name: "Cache-Kit", dependencies: [.product(name: "Networking", package: "Networking")])"#)
         try scratch.write("Shared/Cache-Kit/Sources/Cache-Kit/Cache.swift", "import Networking\npublic struct Cache {}\n")
         try scratch.write(
-            "Apps/Feed/Package.swift",
+            "App/Feed/Package.swift",
             """
             // swift-tools-version: 6.0
             import PackageDescription
@@ -36,11 +36,11 @@ import TestSupport
                 targets: [.target(name: "Feed", dependencies: [.product(name: "CacheKit", package: "Cache-Kit"), shared("Models")])]
             )
             """)
-        try scratch.write("Apps/Feed/Sources/Feed/Feed.swift", "import Cache_Kit\nimport Models\nimport SwiftUI\nimport NetworkExtension\n")
+        try scratch.write("App/Feed/Sources/Feed/Feed.swift", "import Cache_Kit\nimport Models\nimport SwiftUI\nimport NetworkExtension\n")
         try manifest(
-            scratch, "Apps/Profile", name: "Profile", dependencies: [#".package(path: "../../Base/Models")"#],
+            scratch, "App/Profile", name: "Profile", dependencies: [#".package(path: "../../Base/Models")"#],
             targets: #".target(name: "Profile", dependencies: ["Models"])"#)
-        try scratch.write("Apps/Profile/Sources/Profile/Profile.swift", "import Models\nimport Networking\n")
+        try scratch.write("App/Profile/Sources/Profile/Profile.swift", "import Models\nimport Networking\n")
         try scratch.package(".build/checkouts/Vendored", name: "Vendored")
         try scratch.package("Generated/Made", name: "Made")
         // A folder named like a manifest makes no package.
@@ -79,7 +79,7 @@ import TestSupport
         let written = try tool(scratch, ["init"])
         #expect(written.status == 0, "\(written.error)")
         let workspace = try scratch.load()
-        #expect(Set(workspace.components.map(\.path)) == ["Apps/Feed", "Apps/Profile", "Shared/Cache-Kit", "Shared/Networking", "Base/Models"])
+        #expect(Set(workspace.components.map(\.path)) == ["App/Feed", "App/Profile", "Shared/Cache-Kit", "Shared/Networking", "Base/Models"])
         #expect(workspace.component(named: "Feed")?.layer == "business")
         #expect(workspace.component(named: "CacheKit")?.layer == "core")
         #expect(workspace.component(named: "Networking")?.layer == "core")
@@ -103,16 +103,16 @@ import TestSupport
         let scratch = try Self.teamRepository()
         #expect(try tool(scratch, ["init"]).status == 0)
         // A feature importing another feature.
-        try scratch.write("Apps/Feed/Sources/Feed/Profiles.swift", "import Profile\n")
+        try scratch.write("App/Feed/Sources/Feed/Profiles.swift", "import Profile\n")
         let feature = try tool(scratch, ["check-layers"])
         #expect(feature.status == 1)
-        #expect(feature.output.contains("Apps/Feed/Sources/Feed/Profiles.swift:1:8: error: 'Feed' imports Profile"), "\(feature.output)")
-        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Apps/Feed/Sources/Feed/Profiles.swift"))
+        #expect(feature.output.contains("App/Feed/Sources/Feed/Profiles.swift:1:8: error: 'Feed' imports Profile"), "\(feature.output)")
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("App/Feed/Sources/Feed/Profiles.swift"))
         // An SDK import.
-        try scratch.write("Apps/Feed/Sources/Feed/Tips.swift", "import TipKit\nimport FoundationModels\nimport AuthenticationServices\n")
+        try scratch.write("App/Feed/Sources/Feed/Tips.swift", "import TipKit\nimport FoundationModels\nimport AuthenticationServices\n")
         #expect(try tool(scratch, ["check-layers"]).status == 0)
         // An unused dependency.
-        try scratch.replace(in: "Apps/Profile/Sources/Profile/Profile.swift", "import Models\n", with: "")
+        try scratch.replace(in: "App/Profile/Sources/Profile/Profile.swift", "import Models\n", with: "")
         let unused = try tool(scratch, ["check-layers"])
         #expect(unused.output.contains("target 'Profile' declares dependency 'Models' but never imports it"), "\(unused.output)")
     }
@@ -122,23 +122,23 @@ import TestSupport
         #expect(try tool(scratch, ["init"]).status == 0)
         try scratch.replace(in: "components.yaml", "  Profile:\n", with: "  # the team's own note\n  Profile:\n")
         try Self.manifest(
-            scratch, "Apps/Search", name: "Search", dependencies: [#".package(path: "../../Base/Models")"#],
+            scratch, "App/Search", name: "Search", dependencies: [#".package(path: "../../Base/Models")"#],
             targets: #".target(name: "Search", dependencies: ["Models"])"#)
-        try scratch.write("Apps/Search/Sources/Search/Search.swift", "import Models\nimport Networking\n")
+        try scratch.write("App/Search/Sources/Search/Search.swift", "import Models\nimport Networking\n")
         // An older package starts using the new one before it is registered.
-        try scratch.write("Apps/Profile/Sources/Profile/Find.swift", "import Search\n")
+        try scratch.write("App/Profile/Sources/Profile/Find.swift", "import Search\n")
         let cacheManifest = try scratch.read("Shared/Cache-Kit/Package.swift")
         try FileManager.default.removeItem(at: scratch.root.appendingPathComponent("Shared/Cache-Kit/Package.swift"))
         // Run inside a component's folder, as any command, it works on the workspace that holds it.
-        let again = try ToolProcess.run(["init"], in: scratch.root.appendingPathComponent("Apps/Profile"))
+        let again = try ToolProcess.run(["init"], in: scratch.root.appendingPathComponent("App/Profile"))
         #expect(again.status == 0, "\(again.error)")
         #expect(again.error.contains("this folder is in the workspace at"), "\(again.error)")
-        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("Apps/Profile/components.yaml").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("App/Profile/components.yaml").path))
         #expect(again.output.contains("1 new component: Search (business)"), "\(again.output)")
         #expect(again.error.contains("'CacheKit' (Shared/Cache-Kit) has no package any more"), "\(again.error)")
         let yaml = try scratch.read("components.yaml")
         #expect(yaml.contains("  # the team's own note\n  Profile:\n"))
-        #expect(yaml.contains("  Search:\n    path: Apps/Search\n    layer: business\n"), "\(yaml)")
+        #expect(yaml.contains("  Search:\n    path: App/Search\n    layer: business\n"), "\(yaml)")
         let baseline = try scratch.read("componentctl-baseline.json")
         #expect(baseline.contains("'Search' imports Networking"), "the new package's findings join the baseline")
         #expect(!baseline.contains("imports Search"), "a finding outside the new packages is the team's to read")
@@ -202,7 +202,7 @@ import TestSupport
     @Test func severitiesPhaseARuleInAndAnUnknownRuleIsNamed() throws {
         let scratch = try Self.teamRepository()
         #expect(try tool(scratch, ["init"]).status == 0)
-        try scratch.write("Apps/Feed/Sources/Feed/Profiles.swift", "import Networking\n")
+        try scratch.write("App/Feed/Sources/Feed/Profiles.swift", "import Networking\n")
         #expect(try tool(scratch, ["check-layers"]).status == 1)
         try scratch.replace(in: "components.yaml", "  # severity:", with: "  severity:\n    implicit-import: warning\n  # old severity:")
         let warned = try tool(scratch, ["check-layers"])
@@ -220,7 +220,7 @@ import TestSupport
     @Test func aTeamsOwnSystemModuleIsNoFinding() throws {
         let scratch = try Self.teamRepository()
         #expect(try tool(scratch, ["init"]).status == 0)
-        try scratch.write("Apps/Feed/Sources/Feed/Vendor.swift", "import CompanySDK\n")
+        try scratch.write("App/Feed/Sources/Feed/Vendor.swift", "import CompanySDK\n")
         #expect(try tool(scratch, ["check-layers"]).status == 1)
         try scratch.replace(in: "components.yaml", "  # system-modules: []", with: "  system-modules: [CompanySDK]")
         #expect(try tool(scratch, ["check-layers"]).status == 0)
@@ -237,7 +237,7 @@ import TestSupport
     @Test func newFollowsTheRepositorysLayoutPlatformsAndNamesAndNeedsNothingOfTheSample() throws {
         let scratch = try Self.teamRepository()
         // Each right after `name:`, where SwiftPM wants it.
-        for (feature, next) in [("Apps/Feed", "    dependencies:"), ("Apps/Profile", "    products:")] {
+        for (feature, next) in [("App/Feed", "    dependencies:"), ("App/Profile", "    products:")] {
             try scratch.replace(in: feature + "/Package.swift", "// swift-tools-version: 6.0", with: "// swift-tools-version: 6.1")
             try scratch.replace(in: feature + "/Package.swift", next, with: "    platforms: [\n        .iOS(.v17), .macOS(.v14),\n    ],\n" + next)
         }
@@ -245,10 +245,10 @@ import TestSupport
         try scratch.commitAll("adopted")
         let created = try tool(scratch, ["new", "Bookmarks", "--layer", "business"])
         #expect(created.status == 0, "\(created.error)")
-        let manifest = try scratch.read("Apps/Bookmarks/Package.swift")
+        let manifest = try scratch.read("App/Bookmarks/Package.swift")
         #expect(manifest.hasPrefix("// swift-tools-version: 6.1\n"), "\(manifest)")
         #expect(manifest.contains("    platforms: [.iOS(.v17), .macOS(.v14)],\n"), "\(manifest)")
-        #expect(FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("Apps/BookmarksInterface/Package.swift").path))
+        #expect(FileManager.default.fileExists(atPath: scratch.root.appendingPathComponent("App/BookmarksInterface/Package.swift").path))
         let workspace = try scratch.load()
         #expect(workspace.component(named: "Bookmarks")?.interface == "BookmarksInterface", "named like the repository names its components")
         #expect(try tool(scratch, ["check-layers"]).status == 0)
@@ -299,9 +299,9 @@ import TestSupport
             """
             // !$*UTF8*$!
             {
-            \t\tA1 /* XCLocalSwiftPackageReference "Apps/Feed" */ = {
+            \t\tA1 /* XCLocalSwiftPackageReference "App/Feed" */ = {
             \t\t\tisa = XCLocalSwiftPackageReference;
-            \t\t\trelativePath = Apps/Feed;
+            \t\t\trelativePath = App/Feed;
             \t\t};
             \t\tA2 /* Profile */ = {
             \t\t\tisa = XCSwiftPackageProductDependency;
@@ -362,10 +362,10 @@ import TestSupport
         try scratch.write("Shared/Tooling/Plugins/Lint/Lint.swift", "import PackagePlugin\n")
         // A package that uses only the other's build plugin.
         try scratch.replace(
-            in: "Apps/Profile/Package.swift", "dependencies: [.package(path: \"../../Base/Models\")],",
+            in: "App/Profile/Package.swift", "dependencies: [.package(path: \"../../Base/Models\")],",
             with: "dependencies: [.package(path: \"../../Base/Models\"), .package(path: \"../../Shared/Tooling\")],")
         try scratch.replace(
-            in: "Apps/Profile/Package.swift", #".target(name: "Profile", dependencies: ["Models"])"#,
+            in: "App/Profile/Package.swift", #".target(name: "Profile", dependencies: ["Models"])"#,
             with: #".target(name: "Profile", dependencies: ["Models"], plugins: [.plugin(name: "Lint", package: "Tooling")])"#)
         try scratch.commitAll("tooling")
         #expect(try tool(scratch, ["init"]).status == 0)

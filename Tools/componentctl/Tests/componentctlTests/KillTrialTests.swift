@@ -6,7 +6,7 @@ import TestSupport
 
 /// `kill -9` at random moments of `plugin pack`, `plugin publish` and `sign`: what they write is there whole or not
 /// at all, no temporary is left, and the next run succeeds. (pin, unpin, release, sync, remove and new have theirs in
-/// tests/fault-injection.sh.)
+/// Scripts/fault-injection.sh.)
 @Suite struct KillTrialTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("componentctl-kills-\(UUID().uuidString)")
 

@@ -33,9 +33,9 @@ import TestSupport
         let scratch = try Scratch.pluginFixtureRepository()
         let stale = try tool(scratch, "sync", "--check")
         #expect(stale.status == 1)
-        #expect(stale.output.contains("regenerate the apps' wiring from components.yaml and the sources: Apps/reading-room/GeneratedApp.swift"))
+        #expect(stale.output.contains("regenerate the apps' wiring from components.yaml and the sources: App/reading-room/GeneratedApp.swift"))
         #expect(try tool(scratch, "sync").status == 0)
-        let wiring = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let wiring = try scratch.read("App/reading-room/GeneratedApp.swift")
         #expect(
             wiring.contains("import Ribbon\nimport Routing\nimport ShelfInterface\nimport Stamp\npublic import Shell\n"),
             "the modules the shell's API comes from (the fixture's router, where PluginDeclaration lives)")
@@ -52,7 +52,7 @@ import TestSupport
         #expect(try tool(scratch, "sync", "--check").status == 1)
         #expect(try tool(scratch, "sync").status == 0)
         #expect(
-            try scratch.read("Apps/reading-room/GeneratedApp.swift").contains(
+            try scratch.read("App/reading-room/GeneratedApp.swift").contains(
                 "plugin: \"stamp\", source: \"components.yaml (plugins > shelf-interface/badges > stamp)\""))
     }
 
@@ -64,13 +64,13 @@ import TestSupport
         // A core component goes after the last component, above `plugins:`: every entry moves down.
         let created = try tool(scratch, "new", "Indexer", "--layer", "core")
         #expect(created.status == 0, "\(created.error)")
-        let before = try scratch.read("Apps/reading-room/GeneratedApp.swift")
+        let before = try scratch.read("App/reading-room/GeneratedApp.swift")
         try scratch.replace(in: "components.yaml", "plugins:\n", with: "# Comments move every line below them.\n\nplugins:\n")
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(
-            try scratch.read("Apps/reading-room/GeneratedApp.swift").contains(
+            try scratch.read("App/reading-room/GeneratedApp.swift").contains(
                 "plugin: \"stamp\", isEnabled: false, source: \"components.yaml (plugins > shelf-interface/badges > stamp)\""))
-        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift") == before)
+        #expect(try scratch.read("App/reading-room/GeneratedApp.swift") == before)
     }
 
     @Test func newPluginThenRemoveLeavesTheWorkspaceAsItWas() throws {
@@ -79,7 +79,7 @@ import TestSupport
         try scratch.git("add", "-A")
         try scratch.git("commit", "-qm", "wiring")
         let before = try scratch.listing()
-        let files = try ["components.yaml", "Package.swift", "Apps/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
+        let files = try ["components.yaml", "Package.swift", "App/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
 
         let created = try tool(scratch, "new", "Sticker", "--plugin", "shelf/badges", "--app", "reading-room")
         #expect(created.status == 0, "\(created.error)")
@@ -91,7 +91,7 @@ import TestSupport
         #expect(created.output.contains(" and added to the app reading-room."))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Plugins/Sticker\"),"))
         #expect(try scratch.read("Package.swift").contains(".package(path: \"Packages/Interfaces/ShelfInterface\"),"))
-        #expect(try scratch.read("Apps/reading-room/GeneratedApp.swift").contains("StickerPlugin.self"))
+        #expect(try scratch.read("App/reading-room/GeneratedApp.swift").contains("StickerPlugin.self"))
         let source = try scratch.read("Packages/Plugins/Sticker/Sources/Sticker/StickerPlugin.swift")
         #expect(source.contains("public static let id = \"sticker\"") && source.contains("(at Packages/Plugins/Sticker)"))
         #expect(try scratch.read("Packages/Plugins/Sticker/Package.swift").contains(".package(path: \"../../../Packages/Interfaces/ShelfInterface\")"))
@@ -103,7 +103,7 @@ import TestSupport
         let removed = try tool(scratch, "remove", "sticker")
         #expect(removed.status == 0, "\(removed.error)")
         #expect(try scratch.listing() == before)
-        let after = try ["components.yaml", "Apps/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
+        let after = try ["components.yaml", "App/reading-room/GeneratedApp.swift"].map { try scratch.read($0) }
         #expect(after == [files[0], files[2]])
         #expect(try scratch.read("Package.swift") == files[1], "the root names exactly the packages its apps and shell use")
     }

@@ -102,7 +102,7 @@ import TestSupport
         try scratch.write(
             "Packages/Business/Reader/Sources/Reader/ReaderAppModule.swift", "public struct ReaderAppModule: AppModule {\n    public init() {}\n}\n")
         #expect(try tool(scratch, "sync").status == 0)
-        let wiring = try scratch.read("Apps/reading/GeneratedApp.swift")
+        let wiring = try scratch.read("App/reading/GeneratedApp.swift")
         #expect(wiring.contains("import Reader\n"))
         #expect(wiring.contains("                    ReaderAppModule(),\n"))
         try scratch.write("App/main.swift", "import Shelf\n\nprint(ShelfModule.page().text)\n")
@@ -125,7 +125,7 @@ import TestSupport
         let removed = try tool(scratch, "remove", "reader", "reader-interface")
         #expect(removed.status == 0, "\(removed.error)")
         #expect(removed.output.contains("The app reading no longer contains them."))
-        let rewired = try scratch.read("Apps/reading/GeneratedApp.swift")
+        let rewired = try scratch.read("App/reading/GeneratedApp.swift")
         #expect(!rewired.contains("Reader"))
         #expect(rewired.contains("            modules: {\n                [\n                ]\n            },"))
         #expect(try scratch.read("components.yaml").hasSuffix("\napps:\n  reading:\n    components: [shelf]\n"))

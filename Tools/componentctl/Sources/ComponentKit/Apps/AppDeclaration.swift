@@ -56,8 +56,15 @@ public struct AppDeclaration: Sendable, Hashable {
         missing.first { $0.component == component }?.behaviour
     }
 
-    /// The folder of its generated sources, relative to the workspace root.
-    public var folder: String { "Apps/\(name)" }
+    /// `paths` with the app's generated folder, which belongs to it without being listed (it may not exist before
+    /// `sync`); none when `paths` is empty (then everything outside the component folders is the app's).
+    public var ownPaths: [String] {
+        guard !paths.isEmpty, !paths.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) else { return paths }
+        return paths + [folder]
+    }
+
+    /// The folder of its generated sources, relative to the workspace root: beside the shell, in `App/`.
+    public var folder: String { "\(AppWiring.appsFolder)/\(name)" }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.product == rhs.product && lhs.members == rhs.members && lhs.missing == rhs.missing

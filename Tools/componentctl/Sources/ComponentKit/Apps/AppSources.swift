@@ -1,6 +1,6 @@
 import Foundation
 
-/// The generated sources of one app, `Apps/<name>/`: `main.swift`, which runs the shell, and
+/// The generated sources of one app, `App/<name>/`: `main.swift`, which runs the shell, and
 /// `GeneratedApp.swift`, the app's definition (modules, plugins, host versions and content keys, left-out features).
 enum AppSources {
     /// The first line of every generated file: what marks it as componentctl's to rewrite or delete.
@@ -32,6 +32,7 @@ enum AppSources {
         text += "    public static var definition: AppDefinition {\n"
         text += "        AppDefinition(\n"
         text += "            name: \(swiftString(app.name)),\n"
+        text += "            product: \(swiftString(app.product)),\n"
         text += "            modules: {\n                [\n"
         for module in plan.modules { text += "                    \(module.typeName)(),\n" }
         text += "                ]\n            },\n"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads and checks components.yaml's `apps:` (README, "Apps"): every problem is a diagnostic of its own.
+/// Reads and checks components.yaml's `apps:` (docs/apps.md): every problem is a diagnostic of its own.
 extension SchemaReader {
     /// Target and product names of the root package that an app's product must not take.
     static let reservedProducts: Set<String> = ["Shell", "AppTests"]

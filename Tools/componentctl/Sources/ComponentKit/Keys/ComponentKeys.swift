@@ -230,7 +230,7 @@ public struct ComponentKeys {
         let name = app.map { "app \($0.name)" } ?? "app (integrated)"
         var recipe = ["componentctl app key 1", name + (app.map { " product \($0.product)" } ?? "")]
         var uncommitted: Bool
-        if let paths = app?.paths.map(context.repositoryPath), !paths.isEmpty {
+        if let paths = app?.ownPaths.map(context.repositoryPath), !paths.isEmpty {
             // The app's own files, as components.yaml declares them: what `affected` compares too.
             recipe += try paths.map { "path \($0) \(try trees.objectID(of: $0)?.hex ?? "none")" }
             uncommitted = paths.contains { trees.isDirty($0) }

@@ -1,5 +1,5 @@
 /// Reads and checks what components.yaml says of plugins: each plugin component's `extends`, and the
-/// `plugins:` declaration of which plugins each extension point gets (README, "Plugins").
+/// `plugins:` declaration of which plugins each extension point gets (docs/plugins.md).
 extension SchemaReader {
     /// A plugin needs `extends: <interface component>/<point>` naming an interface, in the top layer;
     /// nothing else may say `extends`.

@@ -89,7 +89,7 @@ public enum AffectedService {
                 (
                     name,
                     Set(
-                        (workspace.apps.first { $0.name == name }?.paths ?? workspace.xcodeApps.first { $0.name == name }?.paths ?? []).map(
+                        (workspace.apps.first { $0.name == name }?.ownPaths ?? workspace.xcodeApps.first { $0.name == name }?.paths ?? []).map(
                             context.repositoryPath))
                 )
             })

@@ -24,7 +24,7 @@ public enum RemoveService {
         let analysis = try WorkspaceAnalysis.analyze(workspace)
         try refuseDependents(of: removed, in: analysis)
         let modules = Set(removed.flatMap { analysis.packages[$0.name]?.modules ?? [] })
-        try refuseImports(of: modules, outside: removed, root: workspace.root)
+        try refuseImports(of: modules, outside: removed, apps: workspace.apps, root: workspace.root)
         try refuseRootManifestUses(of: removed, root: workspace.root)
         if !keepFiles { try refuseUncommittedFiles(in: removed, context: context) }
 
@@ -87,10 +87,10 @@ public enum RemoveService {
 
     /// Refuses when a Swift file that stays imports a module that goes, except the apps' generated sources
     /// (written anew without it). Folders of their own workspace (a components.yaml inside) are skipped.
-    private static func refuseImports(of modules: Set<String>, outside removed: [Component], root: URL) throws {
+    private static func refuseImports(of modules: Set<String>, outside removed: [Component], apps: [AppDeclaration], root: URL) throws {
         let skipped = Set(removed.map(\.path))
         var sites: [String] = []
-        for path in SwiftFiles.under(root, skipping: skipped.union([AppWiring.appsFolder])) {
+        for path in SwiftFiles.under(root, skipping: skipped.union(apps.map(\.folder))) {
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
             let imports = data.withUnsafeBytes { ImportScanner.scan($0.bindMemory(to: UInt8.self)).imports }
             for declaration in imports where modules.contains(declaration.module) {

@@ -244,7 +244,7 @@ public struct Workspace: Sendable {
     public func app(named name: String) throws -> AppDeclaration {
         if let app = apps.first(where: { $0.name == name }) { return app }
         let hint = Suggestion.closest(to: name, in: apps.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
-        let known = apps.isEmpty ? " components.yaml declares no apps (see README, \"Apps\")." : " See 'componentctl list --apps'."
+        let known = apps.isEmpty ? " components.yaml declares no apps (see docs/apps.md)." : " See 'componentctl list --apps'."
         throw ToolError("Unknown app '\(name)'.\(hint)\(known)", status: .usage)
     }
 

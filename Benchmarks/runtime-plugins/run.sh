@@ -57,10 +57,10 @@ for name in campaign campaign-b campaign-c; do
 done
 
 echo "== The App in release, with and without the shared host libraries"
-swift build -c release --product App --scratch-path .build-bench-host 2>&1 | tail -1
-SHOP_PLUGIN_HOST=0 swift build -c release --product App --scratch-path .build-bench-static 2>&1 | tail -1
-app=$root/.build-bench-host/release/App
-static_app=$root/.build-bench-static/release/App
+swift build -c release --product Shop --scratch-path .build-bench-host 2>&1 | tail -1
+SHOP_PLUGIN_HOST=0 swift build -c release --product Shop --scratch-path .build-bench-static 2>&1 | tail -1
+app=$root/.build-bench-host/release/Shop
+static_app=$root/.build-bench-static/release/Shop
 
 python3 -m http.server 0 --bind 127.0.0.1 --directory "$work/feed" >"$work/server.log" 2>&1 &
 server=$!

@@ -4,6 +4,7 @@ import PackageDescription
 // Benchmarks the Router against vapor/routing-kit's TrieRouter in one run. Its own package, so the
 // Router component itself never depends on RoutingKit. malloc-interposer counts allocations when its
 // library is preloaded (`make bench` does that for the allocation run).
+// The folder has the package's name: one named like a component (Router) would give SwiftPM two packages of one identity.
 let package = Package(
     name: "router-bench",
     dependencies: [

@@ -2,7 +2,7 @@
 # Benchmark: materializing a 200-file component from git objects vs `git archive | tar x` of the
 # same folder, and a whole `componentctl pin`, measured in the same run (medians of $RUNS).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../Tools/componentctl"
 runs=${RUNS:-9}
 swift build -c release --static-swift-stdlib --product componentctl 2>&1 | tail -1
 tool=$(pwd)/.build/release/componentctl

@@ -4,8 +4,8 @@
 # package in a folder of its own; then both modes on a generated 100-component workspace, to show how each grows.
 # Every figure is one cold run (empty build folders) in the same run; the Swift packages come from local copies.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/common.sh
+cd "$(dirname "$0")/../../Tools/componentctl"
+source ../../Benchmarks/componentctl/common.sh
 root=$(cd ../.. && pwd)
 export COMPONENTCTL_CACHE=off
 seconds() {

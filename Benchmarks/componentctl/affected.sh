@@ -2,8 +2,8 @@
 # Benchmark: `componentctl affected` on the synthetic 500-component, 20,000-file workspace in git,
 # for a change to one foundation component (hundreds of dependents) and to one business component.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/common.sh
+cd "$(dirname "$0")/../../Tools/componentctl"
+source ../../Benchmarks/componentctl/common.sh
 synthetic_repository "$work/repo"
 cd "$work/repo"
 echo "// change" >> Packages/Foundation/Base003/Sources/Base003/File0.swift && git commit -qam foundation

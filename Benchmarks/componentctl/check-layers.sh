@@ -4,7 +4,7 @@
 # "Cold" is a new process each run with the files in the OS page cache; with the cache dropped
 # the disk dominates every command alike (see the drop-cache line when run as root).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../Tools/componentctl"
 runs=${RUNS:-7}
 workspace=${WORKSPACE:-.build/bench-workspace}
 swift build -c release --static-swift-stdlib --product componentctl 2>&1 | tail -1

@@ -3,8 +3,8 @@
 # workspace in git, committed and with one component changed and not committed; the anchor, measured in
 # the same run, is `git status --porcelain` on the same repository (the status read every key run needs).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/common.sh
+cd "$(dirname "$0")/../../Tools/componentctl"
+source ../../Benchmarks/componentctl/common.sh
 synthetic_repository "$work/repo"
 cd "$work/repo"
 # git status first: it rewrites the index with the files' times, as any git command a developer runs does; until then a

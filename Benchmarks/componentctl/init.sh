@@ -5,8 +5,8 @@
 # to clone), on a copy of a real repository.
 # The anchor, in the same run: reading the same Swift files in process (`dev read-files`), as check-layers.sh does.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source bench/common.sh
+cd "$(dirname "$0")/../../Tools/componentctl"
+source ../../Benchmarks/componentctl/common.sh
 
 run_on() {  # $1: a label, $2: a repository folder without components.yaml
   local folder=$2 cache

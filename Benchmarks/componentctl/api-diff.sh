@@ -3,7 +3,7 @@
 # release to a working tree with one added protocol requirement), cold (no build folder, no kept dump)
 # and warm (run again), against one plain `swift build` of that package, cold and warm, in the same run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../Tools/componentctl"
 swift build --product componentctl 2>&1 | tail -1
 tool=$(pwd)/.build/debug/componentctl
 root=$(cd ../.. && pwd)

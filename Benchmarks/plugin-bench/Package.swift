@@ -4,6 +4,7 @@ import PackageDescription
 // Measures a feature's page as a plugin container (release): the page before its plugins against the page
 // with them, each plugin's cost, and the allocations of a container's set-up per plugin. The page and its
 // plugins are the benchmark's own, so it depends on the framework's packages only and any workspace keeps it.
+// The folder has the package's name: one named like a component (Router) would give SwiftPM two packages of one identity.
 let package = Package(
     name: "plugin-bench",
     dependencies: [

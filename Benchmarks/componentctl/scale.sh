@@ -4,9 +4,9 @@
 # prints the time per component at both sizes and their ratio (goal: at most 1.3x), and check-layers
 # at 5,000 components (goal: at most 3 s, release).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../Tools/componentctl"
 RUNS=${RUNS:-5}
-source bench/common.sh
+source ../../Benchmarks/componentctl/common.sh
 for size in 500 5000; do
   "$tool" dev generate-workspace "$work/w$size" --components "$size" --files $((size * 4)) > /dev/null
   "$tool" --root "$work/w$size" check-layers > /dev/null   # warm the page cache
