@@ -37,7 +37,8 @@ public struct AppDefinition: Sendable {
 
     /// Creates a definition; the generated `GeneratedApp.definition` of each app calls it.
     public init(
-        name: String, product: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String], hostKeys: [String: String] = [:],
+        name: String, product: String, modules: @escaping @Sendable () -> [any AppModule], plugins: AppPlugins, hostAPI: [String: String],
+        hostKeys: [String: String] = [:],
         absent: [AbsentFeature],
         settings: [String: String], degradeTable: String?, start: String? = nil, scheme: String? = nil,
         settingsPrefix: String, dataFolder: String, routes: [String: [String]] = [:]

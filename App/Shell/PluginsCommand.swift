@@ -70,7 +70,9 @@ struct PluginsCommand {
                 let results = try await manager.update(id)
                 runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(describe).joined())
             case ("remove", 2):
-                guard PluginID.isValid(arguments[1]) else { return usage("remove takes a plugin id, like campaign ('\(runner.app.product) plugins list' shows them)") }
+                guard PluginID.isValid(arguments[1]) else {
+                    return usage("remove takes a plugin id, like campaign ('\(runner.app.product) plugins list' shows them)")
+                }
                 try manager.remove(arguments[1])
                 runner.output("Removed \(arguments[1]).\n")
             default:
