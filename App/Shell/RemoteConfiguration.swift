@@ -115,13 +115,7 @@ final class RemoteConfiguration: RemoteDocuments {
 
     private func write(_ copy: Copy, of document: Document) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let target = file(of: document)
-        let temporary = folder.appendingPathComponent(".\(document.name).\(getpid()).tmp")
-        try JSONEncoder().encode(copy).write(to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw FeedError("cannot keep the copy in \(target.path): \(String(cString: strerror(errno)))")
-        }
+        try AtomicFile.write(try JSONEncoder().encode(copy), to: file(of: document))
     }
 }
 

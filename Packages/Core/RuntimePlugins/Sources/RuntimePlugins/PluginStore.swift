@@ -77,7 +77,7 @@ public struct PluginStore: Sendable {
 
     private func write(_ state: StoreState) throws {
         checkpoint("state-write")
-        try Self.writeAtomically(try FeedJSON.encode(state), to: stateURL)
+        try AtomicFile.write(try FeedJSON.encode(state), to: stateURL)
         checkpoint("state-written")
     }
 
@@ -119,11 +119,8 @@ public struct PluginStore: Sendable {
 
     private func keepCache(_ value: some Encodable, at url: URL) {
         guard (try? makeFolder(folder)) != nil, let data = try? JSONEncoder().encode(value) else { return }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data), rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            return
-        }
+        // A cache: a failed write only means asking the feed again.
+        try? AtomicFile.write(data, to: url)
     }
 
     private var lookupCopyURL: URL { folder.appendingPathComponent("lookup-index.json") }
@@ -145,17 +142,17 @@ public struct PluginStore: Sendable {
         for (name, data) in [
             (PluginArchive.manifestName, plugin.manifestData), (PluginArchive.signatureName, plugin.signature), (plugin.manifest.library, plugin.library),
         ] {
-            try Self.writeSynced(data, to: staged.appendingPathComponent(name))
+            try AtomicFile.writeSynced(data, to: staged.appendingPathComponent(name))
             checkpoint("unpacked \(name)")
         }
-        try Self.syncFolder(staged)
+        AtomicFile.syncFolder(staged)
         try makeFolder(target.deletingLastPathComponent())
         checkpoint("rename")
         guard rename(staged.path, target.path) == 0 else {
             throw FeedError("cannot move the plugin into \(target.path): \(String(cString: strerror(errno)))")
         }
         renamed = true
-        try Self.syncFolder(target.deletingLastPathComponent())
+        AtomicFile.syncFolder(target.deletingLastPathComponent())
         checkpoint("renamed")
     }
 
@@ -297,48 +294,6 @@ public struct PluginStore: Sendable {
     /// Whether the installed files of `id` at `version` are whole and trusted.
     func isIntact(_ id: String, _ version: String, keys: TrustedKeys) -> Bool {
         (try? installed(id, version, keys: keys)) != nil
-    }
-
-    /// Writes `data` to `url` through a temporary file in the same folder: fsync, rename, fsync the folder.
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try writeSynced(data, to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw FeedError("cannot write \(url.path): \(reason)")
-        }
-        try syncFolder(url.deletingLastPathComponent())
-    }
-
-    static func writeSynced(_ data: Data, to url: URL) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var written = 0
-        try data.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))")
-                }
-                written += count
-            }
-        }
-        guard fsync(descriptor) == 0 else { throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
-    }
-
-    static func syncFolder(_ url: URL) throws {
-        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = fsync(descriptor)
     }
 }
 
