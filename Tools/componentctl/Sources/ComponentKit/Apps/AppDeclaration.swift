@@ -75,8 +75,3 @@ public struct AppDeclaration: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
-
-/// Turns a kebab-case name into a type-like one: `shop-lite` -> `ShopLite`.
-public func upperCamelCase(_ name: String) -> String {
-    name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-}

@@ -91,20 +91,3 @@ public enum SettingValue: Sendable, Hashable {
         }
     }
 }
-
-/// `text` as a Swift string literal.
-func swiftString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": result += "\\\\"
-        case "\"": result += "\\\""
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        default:
-            if scalar.value < 0x20 { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
-        }
-    }
-    return result + "\""
-}

@@ -100,83 +100,9 @@ struct BuildOptions: ParsableArguments {
     /// The integrated build uses the pinned checkouts and the generated wiring: bring them up to date
     /// first when they are missing or stale.
     static func sync(_ global: GlobalOptions) throws {
-        let check = try global.changing { try PinService.sync($0, check: true) }
+        let check = try global.changing { try SyncService.sync($0, check: true) }
         guard check.status != .ok else { return }
-        let synced = try global.changing { try PinService.sync($0, check: false) }
+        let synced = try global.changing { try SyncService.sync($0, check: false) }
         FileHandle.standardError.write(Data(synced.output.utf8))
-    }
-}
-
-struct BuildCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "build", abstract: "Build components alone (demo executables included) or the integrated App (exit 4 on failure).")
-
-    @OptionGroup var options: BuildOptions
-
-    func run() throws { try options.run(.build) }
-}
-
-struct TestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "test", abstract: "Test components in their own packages, or the integrated App (exit 4 on failure).")
-
-    @OptionGroup var options: BuildOptions
-
-    func run() throws { try options.run(.test) }
-}
-
-struct NewCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "new", abstract: "Scaffold a component that passes check-layers and builds and tests alone at once.")
-
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The name, in UpperCamelCase (the folder's name).") var name: String
-    @Option(help: "Its layer.") var layer: String?
-    @Flag(help: "Also scaffold its interface package (always done for the top layer).") var interface = false
-    @Option(
-        help: ArgumentHelp(
-            "Scaffold a plugin of this extension point instead (<interface or feature>/<point>, like product/sections), from the template its interface ships.",
-            valueName: "point")) var plugin: String?
-    @Option(
-        name: .customLong("app"),
-        help: ArgumentHelp("Add it to this app of components.yaml (repeat for several).", valueName: "name")) var apps: [String] = []
-
-    func validate() throws {
-        switch (layer, plugin) {
-        case (nil, nil): throw ValidationError("Give the component's layer (--layer business), or --plugin POINT for a plugin.")
-        case (.some, .some): throw ValidationError("A plugin's layer is the top one: give --plugin POINT or --layer LAYER, not both.")
-        default: if plugin != nil && interface { throw ValidationError("A plugin has no interface package of its own: drop --interface.") }
-        }
-    }
-
-    func run() throws {
-        try finish(
-            try global.changing { context in
-                if let plugin { return try PluginScaffold.create(context.workspace, name: name, point: plugin, apps: apps, faultPoint: faultPoint) }
-                return try ScaffoldService.create(
-                    context.workspace, name: name, layer: layer ?? "", interface: interface, apps: apps, faultPoint: faultPoint)
-            })
-    }
-}
-
-struct RemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "remove",
-        abstract: "Take components out of the workspace: components.yaml and its apps, Package.swift's generated blocks, the apps' wiring, their folders.",
-        discussion: """
-            Refuses while a component that stays depends on one of them or a Swift file imports their modules, and \
-            deletes a folder only when git holds all of it (build folders aside); --keep-files only unregisters.
-            """)
-
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The components, removed together.") var components: [String]
-    @Flag(help: "Leave their folders on disk.") var keepFiles = false
-
-    func validate() throws {
-        if components.isEmpty { throw ValidationError("Name at least one component to remove. See 'componentctl list'.") }
-    }
-
-    func run() throws {
-        try finish(try global.changing { try RemoveService.remove($0, names: components, keepFiles: keepFiles, faultPoint: faultPoint) })
     }
 }
