@@ -72,7 +72,9 @@ let pluginHostProducts: [Target.Dependency] = Context.environment["SHOP_PLUGIN_H
 // Packages from outside the workspace the shell uses: swift-log, whose `Logger` every component may log
 // through (the App sets the handler: one line per message on standard error, SHOP_LOG chooses the level).
 let externalPackages: [Package.Dependency] = [
-    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    // The shell's command line: parsed as componentctl's is.
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
 ]
 
 let package = Package(
@@ -83,7 +85,10 @@ let package = Package(
     dependencies: componentPackages + externalPackages,
     targets: appTargets + [
         .target(
-            name: "Shell", dependencies: shellProducts + pluginHostProducts + [.product(name: "Logging", package: "swift-log")], path: "App/Shell",
+            name: "Shell",
+            dependencies: shellProducts + pluginHostProducts + [
+                .product(name: "Logging", package: "swift-log"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "App/Shell",
             resources: [
                 .copy("Resources/degrade.json"), .copy("Resources/plugin-feed.json"), .copy("Resources/remote-config.json"), .copy("Resources/link-keys.json"),
             ]

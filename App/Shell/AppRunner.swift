@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import Router
@@ -53,89 +54,43 @@ public struct AppRunner: Sendable {
     /// The shell's settings: the environment read with the app's settings prefix.
     var settings: AppEnvironment { AppEnvironment(environment, app: app) }
 
-    /// Runs `arguments` (without the program name) and returns the exit code.
+    /// Runs `arguments` (without the program name) and returns the exit status (``AppExit``).
     public func run(_ arguments: [String]) async -> Int32 {
+        await execute(arguments).rawValue
+    }
+
+    private func execute(_ arguments: [String]) async -> AppExit {
+        // It may come anywhere, as it always could: the profile is the run's, not one command's.
         let profiling = arguments.contains("--profile-startup") || !["0", nil].contains(settings[.profile])
-        let arguments = arguments.filter { $0 != "--profile-startup" }
-        // Help and signing need no log: a wrong LOG setting must not hide the text that explains it.
-        switch arguments.first {
-        case "help", "--help", "-h":
-            output(Self.help(settings, program: app.product))
-            return 0
-        case "sign":
-            return sign(Array(arguments.dropFirst()))
-        default:
-            break
+        let command: any ParsableCommand
+        do {
+            command = try AppCommandLine.command(arguments.filter { $0 != "--profile-startup" })
+        } catch {
+            // Help and usage errors need no log: a wrong LOG setting must not hide the text that explains it.
+            let message = AppCommandLine.message(for: error, program: app.product)
+            guard message.isHelp else {
+                errorOutput(message.text + "\n")
+                return .usage
+            }
+            output(message.text + "\n" + (helpTopic(in: arguments) == nil ? Self.moreHelp(settings) : ""))
+            return .ok
         }
+        if let sign = command as? AppCommandLine.Sign { return self.sign(sign) }
         let logger: Logger
         do {
             let level = try AppLogHandler.level(environment: settings)
             logger = Logger(label: "app") { _ in AppLogHandler(level: level, write: errorOutput) }
         } catch {
             errorOutput("error: the app cannot start: \(error)\n")
-            return 2
+            return .usage
         }
-        let session = Session(runner: self, logger: logger, profiling: profiling)
-        switch arguments.first {
-        case nil:
-            return await session.withApp(.plain) { app in
-                var shell = InteractiveShell(app: app, runner: self)
-                return await shell.run()
-            }
-        case "open":
-            let rest = arguments.dropFirst().filter { $0 != "--external" }
-            let external = rest.count < arguments.count - 1
-            guard rest.count == 1, let url = rest.first, !url.hasPrefix("-") else {
-                return usage("'open' takes one URL, like: \(app.product) open [--external] \(app.scheme ?? "app")://\(app.name)")
-            }
-            return await session.withApp(LaunchOptions(source: .url(url))) { app in
-                await session.openIncoming(url, in: app, origin: external ? .deepLink : .inApp)
-            }
-        case "notify":
-            guard arguments.count == 2 else { return usage(#"'notify' takes one payload, a JSON object like: App notify '{"type": "session-revoked"}'"#) }
-            let payload: PushNotification
-            do {
-                payload = try PushNotification(json: arguments[1])
-            } catch {
-                return usage("\(error)")
-            }
-            return await session.withApp(LaunchOptions(source: .notification(payload))) { app in
-                await app.modules.send(.notification(payload))
-                output("Delivered the notification to: \(Self.listeners(of: .notification, in: app)).\n")
-                return 0
-            }
-        case "event":
-            guard let name = arguments.dropFirst().first, let values = try? Self.values(Array(arguments.dropFirst(2))) else {
-                return usage("'event' takes an event name and KEY=VALUE pairs, like: App event cart.synced items=3")
-            }
-            return await session.withApp(.plain) { app in await session.sendEvent(name, values, in: app) }
-        case "status":
-            guard arguments.count == 1 else { return usage("'status' takes no arguments") }
-            return await session.withApp(.plain) { app in
-                output(await Self.status(app))
-                return 0
-            }
-        case "routes":
-            let options = try? CommandOptions(Array(arguments.dropFirst()), valued: ["--format"])
-            let format = options?.values["--format"] ?? "text"
-            guard let options, options.positional.isEmpty, ["text", "json"].contains(format) else {
-                return usage("'routes' takes only --format text|json")
-            }
-            let json = format == "json"
-            return await session.withApp(.plain) { app in
-                do {
-                    output(json ? try Self.routeJSON(app.router.routes, in: app) : Self.routeTable(app.router.routes, in: app))
-                    return 0
-                } catch {
-                    errorOutput("error: \(error)\n")
-                    return 1
-                }
-            }
-        case "plugins":
-            return await PluginsCommand(runner: self, logger: logger).run(Array(arguments.dropFirst()))
-        case let command?:
-            return usage("Unknown command '\(command)'")
-        }
+        return await Session(runner: self, logger: logger, profiling: profiling).run(command)
+    }
+
+    /// The command a help request names, if any: `open` in `open --help` or `help open`.
+    private func helpTopic(in arguments: [String]) -> String? {
+        let words = arguments.filter { !$0.hasPrefix("-") && $0 != "help" }
+        return words.first
     }
 
     /// The route table: one route per line, the pattern, then the owning component (and whether it is disabled).
@@ -209,33 +164,14 @@ public struct AppRunner: Sendable {
         return values
     }
 
-    /// The command-line usage, with the environment variables of `settings`' prefix.
-    static func help(_ settings: AppEnvironment, program: String) -> String {
+    /// What the parser's help cannot say: the profile, the interactive commands, and the environment
+    /// variables with the prefix of `settings`.
+    static func moreHelp(_ settings: AppEnvironment) -> String {
         let name = settings.name
         return """
-            Usage: \(program) [--profile-startup] [command]
-
-              (no command)                interactive: the home screen, then commands from standard input
-              open [--external] URL       opens one link and prints the screen (modules see it first and may
-                                          rewrite or claim it); --external opens it as a deep link from outside:
-                                          only public routes, and only with a valid signature
-              notify PAYLOAD              delivers a push notification, a JSON object like {"type": "session-revoked"}
-              event NAME [KEY=VALUE...]   sends one of the app's own lifecycle events (see 'status')
-              status                      every module: running, or disabled and why; the events each handles
-              sign URL [--lifetime SECS] [--once] [--key FILE]
-                                          prints URL signed for outside use (default lifetime: 3600 s) with the
-                                          private key FILE (or \(name(.linkSigningKey))); --once: it opens once
-              routes [--format text|json] prints the route table: pattern, then owning component (a disabled
-                                          module's routes are marked)
-              plugins list                the installed runtime plugins: the version that loads, an update waiting
-              plugins available           the plugin feed's plugins and versions, and whether each fits this App
-              plugins install ID[@VER]    downloads, verifies and installs a plugin (a version by name may be older)
-              plugins update [ID]         installs the newest fitting version of one or every installed plugin
-              plugins remove ID           uninstalls a plugin
-              help                        shows this text
 
             --profile-startup (or \(name(.profile))=1) prints each module's register and launch time and the time to
-            the first screen on standard error when the App ends.
+            the first screen on standard error when the app ends.
             Interactive commands: a link's number, a URL, back, home, routes, status, notify PAYLOAD,
             memory-warning, event NAME [KEY=VALUE...], background, foreground, plugins ..., help, quit.
             Environment (the modules read theirs too, and the app's settings by the same names):
@@ -278,31 +214,21 @@ public struct AppRunner: Sendable {
     /// Where the app starts and `home` goes; nil: the shell's list of the app's routes.
     var homeURL: String? { app.start }
 
-    private func sign(_ arguments: [String]) -> Int32 {
-        let once = arguments.contains("--once")
-        guard let options = try? CommandOptions(arguments.filter { $0 != "--once" }, valued: ["--lifetime", "--key"]), options.positional.count == 1,
-            let url = options.positional.first
-        else {
-            return usage("'sign' takes a URL and optionally --lifetime SECONDS, --once and --key FILE")
-        }
-        // A link lives a year at most: an expiry must stay a date the verifier can read back.
-        guard let lifetime = options.values["--lifetime"].map(TimeInterval.init) ?? 3600, lifetime > 0, lifetime <= 366 * 86_400 else {
-            return usage("--lifetime takes a number of seconds above 0 and at most a year (31622400)")
-        }
+    private func sign(_ command: AppCommandLine.Sign) -> AppExit {
         do {
-            _ = try RouteURL(url)
-            let signer = try settings.linkSigner(keyFile: options.values["--key"])
-            output(try signer.sign(url, lifetime: lifetime, once: once) + "\n")
-            return 0
+            _ = try RouteURL(command.url)
+            let signer = try settings.linkSigner(keyFile: command.key)
+            output(try signer.sign(command.url, lifetime: command.lifetime, once: command.once) + "\n")
+            return .ok
         } catch {
             errorOutput("error: \(error)\n")
-            return 2
+            return .usage
         }
     }
 
-    func usage(_ message: String) -> Int32 {
+    func usage(_ message: String) -> AppExit {
         errorOutput("error: \(message). Run '\(app.product) help' for the commands.\n")
-        return 2
+        return .usage
     }
 }
 
@@ -312,8 +238,59 @@ struct Session: Sendable {
     let logger: Logger
     let profiling: Bool
 
+    /// Runs the parsed `command`: the interactive shell when it names none.
+    func run(_ command: any ParsableCommand) async -> AppExit {
+        switch command {
+        case let open as AppCommandLine.Open:
+            return await withApp(LaunchOptions(source: .url(open.url))) { app in
+                await openIncoming(open.url, in: app, origin: open.external ? .deepLink : .inApp)
+            }
+        case let notify as AppCommandLine.Notify:
+            let payload: PushNotification
+            do {
+                payload = try PushNotification(json: notify.payload)
+            } catch {
+                return runner.usage("\(error)")
+            }
+            return await withApp(LaunchOptions(source: .notification(payload))) { app in
+                await app.modules.send(.notification(payload))
+                runner.output("Delivered the notification to: \(AppRunner.listeners(of: .notification, in: app)).\n")
+                return .ok
+            }
+        case let event as AppCommandLine.Event:
+            let values = (try? AppRunner.values(event.values)) ?? [:]
+            return await withApp(.plain) { app in await sendEvent(event.name, values, in: app) }
+        case is AppCommandLine.Status:
+            return await withApp(.plain) { app in
+                runner.output(await AppRunner.status(app))
+                return .ok
+            }
+        case let routes as AppCommandLine.Routes:
+            return await withApp(.plain) { app in
+                do {
+                    let table = app.router.routes
+                    runner.output(routes.format == .json ? try AppRunner.routeJSON(table, in: app) : AppRunner.routeTable(table, in: app))
+                    return .ok
+                } catch {
+                    runner.errorOutput("error: \(error)\n")
+                    return .failed
+                }
+            }
+        case is AppCommandLine.Plugins:
+            return runner.usage(PluginsCommand.usage)
+        default:
+            if let action = AppCommandLine.Plugins.action(command) {
+                return await PluginsCommand(runner: runner, logger: logger).run(action)
+            }
+            return await withApp(.plain) { app in
+                var shell = InteractiveShell(app: app, runner: runner)
+                return await shell.run()
+            }
+        }
+    }
+
     /// Boots the app with `options`, runs `body`, and ends the run cleanly (an interrupt ends it as cleanly).
-    func withApp(_ options: LaunchOptions, _ body: (Bootstrap) async -> Int32) async -> Int32 {
+    func withApp(_ options: LaunchOptions, _ body: (Bootstrap) async -> AppExit) async -> AppExit {
         let profile = StartupProfile(started: runner.started)
         // Watching from before the boot: an interrupt while plugins load is no crash either.
         let run = RunEnd()
@@ -329,10 +306,10 @@ struct Session: Sendable {
                 run: run)
         } catch let error as PluginConfigurationError {
             runner.errorOutput("error: the app cannot start: its plugin declaration is wrong:\n\(error)\n")
-            return 2
+            return .usage
         } catch {
             runner.errorOutput("error: the app cannot start: \(error)\n")
-            return 2
+            return .usage
         }
         run.started(app)
         let status = await body(app)
@@ -345,7 +322,7 @@ struct Session: Sendable {
     /// Opens `url` as a link from outside the app's screens: a link from outside the app (`origin`) must
     /// first carry a valid signature; then the modules that declare `open-url` see it and may rewrite or
     /// claim it; then the router opens what is left (from outside: public routes only).
-    func openIncoming(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> Int32 {
+    func openIncoming(_ url: String, in app: Bootstrap, origin: RouteOrigin) async -> AppExit {
         do {
             try app.router.checkSignature(ofExternalLink: url, origin: origin)
         } catch {
@@ -356,13 +333,13 @@ struct Session: Sendable {
         if let module = incoming.claimedBy {
             runner.output("'\(url)' was taken over by \(module).\n")
             app.profile.firstScreenShown()
-            return 0
+            return .ok
         }
         return await open(incoming.url, in: app, origin: origin, signatureChecked: true)
     }
 
     /// Opens `url` and prints its screen.
-    func open(_ url: String, in app: Bootstrap, origin: RouteOrigin, signatureChecked: Bool = false) async -> Int32 {
+    func open(_ url: String, in app: Bootstrap, origin: RouteOrigin, signatureChecked: Bool = false) async -> AppExit {
         let screen: Screen
         do {
             screen = try await app.screen(url, origin: origin, signatureChecked: signatureChecked)
@@ -371,28 +348,28 @@ struct Session: Sendable {
         }
         runner.output(TextRenderer(showsURLs: true).render(screen) + "\n")
         app.profile.firstScreenShown()
-        return 0
+        return .ok
     }
 
-    /// Reports why `url` did not open: 2 for a URL that cannot be parsed, else 1.
-    private func failed(_ error: any Error, url: String) -> Int32 {
+    /// Reports why `url` did not open: a usage error for a URL that cannot be parsed, else a failure.
+    private func failed(_ error: any Error, url: String) -> AppExit {
         if let error = error as? RouterError {
             runner.errorOutput("error: \(error)\n")
-            return error.code == .invalidURL ? 2 : 1
+            return error.code == .invalidURL ? .usage : .failed
         }
         runner.errorOutput("error: opening '\(url)' failed: \(error)\n")
-        return 1
+        return .failed
     }
 
-    /// Sends the app's own event `name`; 2 when no module announces it.
-    func sendEvent(_ name: String, _ values: [String: String], in app: Bootstrap) async -> Int32 {
+    /// Sends the app's own event `name`; a usage error when no module announces it.
+    func sendEvent(_ name: String, _ values: [String: String], in app: Bootstrap) async -> AppExit {
         do {
             try await app.modules.context.lifecycle.send(LifecycleEvent.Kind(name), values)
             runner.output("Sent \(name) to: \(AppRunner.listeners(of: LifecycleEvent.Kind(name), in: app)).\n")
-            return 0
+            return .ok
         } catch {
             runner.errorOutput("error: \(error)\n")
-            return 2
+            return .usage
         }
     }
 }

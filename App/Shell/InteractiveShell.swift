@@ -14,7 +14,7 @@ struct InteractiveShell {
         self.runner = runner
     }
 
-    mutating func run() async -> Int32 {
+    mutating func run() async -> AppExit {
         await app.comeToForeground(environment: runner.settings, app: runner.app, refreshing: false)
         await openHome()
         app.profile.firstScreenShown()
@@ -29,7 +29,7 @@ struct InteractiveShell {
             await handle(command)
         }
         await app.goToBackground()
-        return 0
+        return .ok
     }
 
     private mutating func handle(_ command: String) async {
@@ -82,7 +82,11 @@ struct InteractiveShell {
                 runner.output("Cannot send it: \(error)\n")
             }
         case "plugins":
-            _ = await PluginsCommand(runner: runner, logger: app.observer.logger).run(command.split(separator: " ").dropFirst().map(String.init))
+            let words = command.split(separator: " ").dropFirst().map(String.init)
+            guard let parsed = try? AppCommandLine.Plugins.parseAsRoot(words), let action = AppCommandLine.Plugins.action(parsed) else {
+                return runner.output("Cannot do that: \(PluginsCommand.usage).\n")
+            }
+            _ = await PluginsCommand(runner: runner, logger: app.observer.logger).run(action)
         case _ where command.contains("://"):
             await open(command)
         default:

@@ -10,9 +10,25 @@ struct PluginsCommand {
 
     static let usage = "'plugins' takes list, available, install ID[@VERSION], update [ID] or remove ID"
 
-    /// Runs `arguments` (after `plugins`) and returns the exit code: 0 done, 1 refused or failed, 2 usage.
-    func run(_ arguments: [String]) async -> Int32 {
-        if ["available", "install", "update"].contains(arguments.first) {
+    /// What `plugins` is asked to do, parsed by ``AppCommandLine/Plugins``.
+    enum Action: Equatable {
+        case list, available
+        case install(String)
+        case update(String?)
+        case remove(String)
+
+        /// Whether it asks the feed (and so loads the HTTP library).
+        var asksTheFeed: Bool {
+            switch self {
+            case .available, .install, .update: true
+            case .list, .remove: false
+            }
+        }
+    }
+
+    /// Runs `action`: done, refused or failed, or a usage error.
+    func run(_ action: Action) async -> AppExit {
+        if action.asksTheFeed {
             // Loading the HTTP library overlaps with reading the configuration and the host.
             FeedClient.preload()
         }
@@ -22,66 +38,65 @@ struct PluginsCommand {
                 environment: runner.settings, versions: runner.app.hostAPI, keys: runner.app.hostKeys, logger: logger, progress: runner.errorOutput)
         } catch {
             runner.errorOutput("error: \(error)\n")
-            return 2
+            return .usage
         }
         do {
-            switch (arguments.first, arguments.count) {
-            case ("list", 1):
-                let installed = try manager.installed()
-                guard !installed.isEmpty else {
-                    runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
-                    return 0
-                }
-                for plugin in installed {
-                    var line = "\(plugin.id) \(plugin.current ?? "(none loads)")"
-                    if let pending = plugin.pending {
-                        let back = PluginVersion(pending).flatMap { pending in plugin.current.flatMap(PluginVersion.init).map { pending < $0 } } ?? false
-                        line += back ? ", back to \(pending) at the next start" : ", update to \(pending) loads at the next start"
-                    }
-                    if plugin.held { line += ", held (installed by version; '\(runner.app.product) plugins update \(plugin.id)' moves it)" }
-                    if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
-                    runner.output(line + "\n")
-                }
-            case ("available", 1):
-                let installed = Dictionary(try manager.installed().map { ($0.id, $0.current) }, uniquingKeysWith: { first, _ in first })
-                let releases = try await manager.available()
-                guard !releases.isEmpty else {
-                    runner.output("The feed has no plugins.\n")
-                    return 0
-                }
-                for (release, problem) in releases {
-                    let state = installed[release.manifest.id] == release.version ? "installed" : problem ?? "installable"
-                    runner.output("\(release.manifest.id) \(release.version) (\(max(1, release.size / 1024)) KB): \(state)\n")
-                }
-            case ("install", 2):
-                let parts = arguments[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            switch action {
+            case .list: try list(manager)
+            case .available: try await available(manager)
+            case .install(let plugin):
+                let parts = plugin.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 guard let id = parts.first, PluginID.isValid(id), parts.count == 1 || PluginVersion(parts[1]) != nil else {
                     return usage("install takes a plugin id and optionally @VERSION, like campaign or campaign@1.2.0")
                 }
                 let result = try await manager.install(id, version: parts.count == 2 ? parts[1] : nil)
                 runner.output(Self.describe(result))
-            case ("update", 1), ("update", 2):
-                let id = arguments.count == 2 ? arguments[1] : nil
+            case .update(let id):
                 if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like campaign, or none for every installed plugin") }
                 guard try id != nil || !manager.installed().isEmpty else {
                     runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
-                    return 0
+                    return .ok
                 }
                 let results = try await manager.update(id)
                 runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(describe).joined())
-            case ("remove", 2):
-                guard PluginID.isValid(arguments[1]) else {
+            case .remove(let id):
+                guard PluginID.isValid(id) else {
                     return usage("remove takes a plugin id, like campaign ('\(runner.app.product) plugins list' shows them)")
                 }
-                try manager.remove(arguments[1])
-                runner.output("Removed \(arguments[1]).\n")
-            default:
-                return usage(Self.usage)
+                try manager.remove(id)
+                runner.output("Removed \(id).\n")
             }
-            return 0
+            return .ok
         } catch {
             runner.errorOutput("error: \(error)\n")
-            return 1
+            return .failed
+        }
+    }
+
+    private func list(_ manager: RuntimePluginManager) throws {
+        let installed = try manager.installed()
+        guard !installed.isEmpty else {
+            return runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
+        }
+        for plugin in installed {
+            var line = "\(plugin.id) \(plugin.current ?? "(none loads)")"
+            if let pending = plugin.pending {
+                let back = PluginVersion(pending).flatMap { pending in plugin.current.flatMap(PluginVersion.init).map { pending < $0 } } ?? false
+                line += back ? ", back to \(pending) at the next start" : ", update to \(pending) loads at the next start"
+            }
+            if plugin.held { line += ", held (installed by version; '\(runner.app.product) plugins update \(plugin.id)' moves it)" }
+            if !plugin.bad.isEmpty { line += ", marked bad: \(plugin.bad.joined(separator: ", "))" }
+            runner.output(line + "\n")
+        }
+    }
+
+    private func available(_ manager: RuntimePluginManager) async throws {
+        let installed = Dictionary(try manager.installed().map { ($0.id, $0.current) }, uniquingKeysWith: { first, _ in first })
+        let releases = try await manager.available()
+        guard !releases.isEmpty else { return runner.output("The feed has no plugins.\n") }
+        for (release, problem) in releases {
+            let state = installed[release.manifest.id] == release.version ? "installed" : problem ?? "installable"
+            runner.output("\(release.manifest.id) \(release.version) (\(max(1, release.size / 1024)) KB): \(state)\n")
         }
     }
 
@@ -103,8 +118,7 @@ struct PluginsCommand {
         }
     }
 
-    private func usage(_ message: String) -> Int32 {
-        runner.errorOutput("error: \(message). Run '\(runner.app.product) help' for the commands.\n")
-        return 2
+    private func usage(_ message: String) -> AppExit {
+        runner.usage(message)
     }
 }

@@ -44,12 +44,20 @@ import Testing
     }
 
     @Test func usageErrorsAreExitTwo() throws {
+        let product = AppProcess.productUnderTest
         #expect(try app.run(["frobnicate"]).status == 2)
-        #expect(try app.run(["open"]).status == 2)
+        let open = try app.run(["open"])
+        #expect(open.status == 2)
+        #expect(open.error.contains("Missing expected argument '<url>'") && open.error.contains("Usage: \(product) open [--external] <url>"), "\(open.error)")
         #expect(try app.run(["routes", "extra"]).status == 2)
+        #expect(try app.run(["event", "cart.synced", "items"]).error.contains("'items' is no KEY=VALUE pair"))
         let help = try app.run(["help"])
         #expect(help.status == 0)
-        #expect(help.output.contains("open [--external] URL"))
+        #expect(help.output.contains("USAGE: \(product) [--profile-startup] [<subcommand>]"), "\(help.output)")
+        #expect(help.output.contains("SHOP_DATA_DIR"), "the settings, under the app's prefix")
+        let openHelp = try app.run(["open", "--help"])
+        #expect(openHelp.status == 0 && openHelp.output.contains("USAGE: \(product) open [--external] <url>"))
+        #expect(try app.run(["help", "open"]).output == openHelp.output)
     }
 
     @Test(.requires("home")) func aLayoutFileThatIsNoLayoutDisablesHomeAndTheAppRuns() throws {
