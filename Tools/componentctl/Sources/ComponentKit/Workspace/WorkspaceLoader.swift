@@ -108,21 +108,15 @@ struct SchemaReader {
                     )
                 }
             }
-            if let node = workspace["settings-prefix"], let prefix = string(node, "workspace.settings-prefix") {
-                settingsPrefix = prefix
-                if prefix.range(of: "^[A-Z][A-Z0-9_]*$", options: .regularExpression) == nil {
-                    error(
-                        at: node.start, "workspace.settings-prefix '\(prefix)' is no environment variable prefix",
-                        fix: "write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR)")
-                }
+            settingsPrefix = workspace["settings-prefix"].flatMap {
+                matching(
+                    $0, "workspace.settings-prefix", "^[A-Z][A-Z0-9_]*$", isNo: "environment variable prefix",
+                    fix: "write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR)")
             }
-            if let node = workspace["data-folder"], let folder = string(node, "workspace.data-folder") {
-                dataFolder = folder
-                if folder.range(of: "^[a-z0-9][a-z0-9._-]*$", options: .regularExpression) == nil {
-                    error(
-                        at: node.start, "workspace.data-folder '\(folder)' is no folder name",
-                        fix: "write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
-                }
+            dataFolder = workspace["data-folder"].flatMap {
+                matching(
+                    $0, "workspace.data-folder", "^[a-z0-9][a-z0-9._-]*$", isNo: "folder name",
+                    fix: "write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
             }
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
                 // It is written into the workflow as it is: only what an image reference holds may go there.
@@ -410,6 +404,13 @@ struct SchemaReader {
             }
         }
         return Map(entries: entries.map { ($0.key.value, $0.value) }, scalarEntries: entries.map { ($0.key, $0.value) })
+    }
+
+    /// The string `node` holds, reported as no `kind` (with `fix`) unless it matches `pattern`.
+    private mutating func matching(_ node: YAMLNode, _ what: String, _ pattern: String, isNo kind: String, fix: String) -> String? {
+        guard let text = string(node, what) else { return nil }
+        if text.range(of: pattern, options: .regularExpression) == nil { error(at: node.start, "\(what) '\(text)' is no \(kind)", fix: fix) }
+        return text
     }
 
     mutating func string(_ node: YAMLNode, _ what: String) -> String? {
