@@ -60,11 +60,12 @@ public struct AppRunner: Sendable {
     }
 
     private func execute(_ arguments: [String]) async -> AppExit {
-        // It may come anywhere, as it always could: the profile is the run's, not one command's.
-        let profiling = arguments.contains("--profile-startup") || !["0", nil].contains(settings[.profile])
+        // It may come anywhere, as it always could: the profile is the run's, not one command's.        // Before a lone `--`, which ends the options: after it, the word is an argument.
+        let options = arguments.prefix { $0 != "--" }
+        let profiling = options.contains("--profile-startup") || !["0", nil].contains(settings[.profile])
         let command: any ParsableCommand
         do {
-            command = try AppCommandLine.command(arguments.filter { $0 != "--profile-startup" })
+            command = try AppCommandLine.command(options.filter { $0 != "--profile-startup" } + arguments.dropFirst(options.count))
         } catch {
             // Help and usage errors need no log: a wrong LOG setting must not hide the text that explains it.
             let message = AppCommandLine.message(for: error, program: app.product)

@@ -43,7 +43,7 @@ public struct Bootstrap: Sendable {
         var runtimePlugins: RuntimePluginManager?
         do {
             runtimePlugins = try AppRuntimePlugins.manager(
-                environment: environment, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
+                environment: environment, product: app.product, versions: app.hostAPI, keys: app.hostKeys, logger: logger, progress: progress)
             run.runtimePlugins = runtimePlugins
         } catch {
             logger.warning("runtime plugins are off in this start: \(error)")

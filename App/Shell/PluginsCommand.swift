@@ -35,7 +35,8 @@ struct PluginsCommand {
         let manager: RuntimePluginManager
         do {
             manager = try AppRuntimePlugins.manager(
-                environment: runner.settings, versions: runner.app.hostAPI, keys: runner.app.hostKeys, logger: logger, progress: runner.errorOutput)
+                environment: runner.settings, product: runner.app.product, versions: runner.app.hostAPI, keys: runner.app.hostKeys, logger: logger,
+                progress: runner.errorOutput)
         } catch {
             runner.errorOutput("error: \(error)\n")
             return .usage

@@ -15,7 +15,8 @@ enum AppRuntimePlugins {
     /// configuration, the public keys from the configuration only (PLUGIN_CONFIG, else the bundled
     /// plugin-feed.json).
     static func manager(
-        environment: AppEnvironment, versions: [String: String], keys: [String: String], logger: Logger, progress: @escaping @Sendable (String) -> Void
+        environment: AppEnvironment, product: String, versions: [String: String], keys: [String: String], logger: Logger,
+        progress: @escaping @Sendable (String) -> Void
     ) throws
         -> RuntimePluginManager
     {
@@ -27,7 +28,8 @@ enum AppRuntimePlugins {
                 progress(line)
             }
         }
-        let configuration = try feedConfiguration(environment: environment)
+        var configuration = try feedConfiguration(environment: environment)
+        configuration.command = "\(product) plugins"
         let dataFolder = URL(fileURLWithPath: environment.databasePath).deletingLastPathComponent()
         let killAt = environment[.pluginKillAt] ?? ""
         let store = PluginStore(folder: dataFolder.appendingPathComponent("plugins")) { step in

@@ -62,7 +62,7 @@ public enum GeneratedApp {
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "reviews": "96136783e99832217a9339e24a9011b7803c058b3d090ade046ba5cf0b262e21",
                 "router": "f4d7d6b99df6ee018c619ccd2cd4e2dc2ed127ea52c52d2a1dd085d8902ee526",
-                "runtime-plugins": "7e20e7f164a43dfb85354c826ee54ebab181b2ecf2148b0f97e12790a6db6527",
+                "runtime-plugins": "b460142cc2af59e6b0c359ce350856327cdd0863a2dcd23c299524f7da0ca83f",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
                 "storage": "7ea2bf2b4994a708d9e948d658a3a2f711c01cb3033c21f6a0e58fdf602c4742",
                 "user-interface": "3426fd6ae048323b06bc123b8510b638acc282d210a3ae6addf2dcb4272088df",

@@ -79,7 +79,7 @@ public enum GeneratedApp {
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",
                 "reviews": "96136783e99832217a9339e24a9011b7803c058b3d090ade046ba5cf0b262e21",
                 "router": "f4d7d6b99df6ee018c619ccd2cd4e2dc2ed127ea52c52d2a1dd085d8902ee526",
-                "runtime-plugins": "7e20e7f164a43dfb85354c826ee54ebab181b2ecf2148b0f97e12790a6db6527",
+                "runtime-plugins": "b460142cc2af59e6b0c359ce350856327cdd0863a2dcd23c299524f7da0ca83f",
                 "screen-kit": "662379606fe1ed5dd86adca246fbec85bcfe4b621894ce26b36b3a95ed799349",
                 "session": "ea17f1d4d4a74c6fb5753324085320142dfaa4d6f017a9feb37dae12e08083d5",
                 "shipping-estimate": "831cfce11b21eadc92d19439774cd58129beb296682e96d29b039c2d741f10a4",

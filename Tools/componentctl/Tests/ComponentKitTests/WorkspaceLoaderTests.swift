@@ -49,14 +49,18 @@ import TestSupport
         #expect(derived.dataFolder == "notes", "the scheme, in lower case")
         #expect(derived.start == nil)
         #expect(Workspace.settingsPrefix(forName: "2 Fast!") == "FAST")
+        for (key, value) in [("settings-prefix", "NOTES_"), ("data-folder", String(repeating: "d", count: 256))] {
+            let refused = try workspace("workspace:\n  \(key): \(value)\n" + header, folder: "bad-\(key)")
+            #expect(errors(refused).first?.contains("workspace.\(key) '\(value)' is no") == true, "\(key)")
+        }
         #expect(Workspace.settingsPrefix(forName: "—") == "APP")
         let bad = try workspace(
             "workspace:\n  scheme: notes\n  start: http://x\n  settings-prefix: notes\n  data-folder: ../up\n" + header, folder: "bad")
         #expect(
             errors(bad) == [
                 "components.yaml:3:10: error: workspace.start 'http://x' is no URL of the workspace's scheme 'notes'. Fix: name the route every app opens first, like 'notes://home', or leave the key out (the apps then start at a list of their routes) [config]",
-                "components.yaml:4:20: error: workspace.settings-prefix 'notes' is no environment variable prefix. Fix: write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR) [config]",
-                "components.yaml:5:16: error: workspace.data-folder '../up' is no folder name. Fix: write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes) [config]",
+                "components.yaml:4:20: error: workspace.settings-prefix 'notes' is no environment variable prefix. Fix: write capital letters, digits and underscores, starting with a letter and not ending with '_', like 'NOTES' (the App then reads NOTES_DATA_DIR) [config]",
+                "components.yaml:5:16: error: workspace.data-folder '../up' is no folder name. Fix: write at most 255 lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes) [config]",
             ])
     }
 

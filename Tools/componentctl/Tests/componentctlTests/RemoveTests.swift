@@ -36,6 +36,17 @@ import TestSupport
         #expect(try scratch.git("status", "--porcelain").isEmpty)
     }
 
+    @Test func aFeatureGoesOnlyWithThePluginsThatExtendIt() throws {
+        let scratch = try Scratch.pluginFixtureRepository()
+        let before = try scratch.listing()
+        let refused = try tool(scratch, "remove", "shelf")
+        #expect(refused.status == 2)
+        #expect(
+            refused.error.contains("Cannot remove 'shelf': the plugins ribbon, stamp extend its pages")
+                && refused.error.contains("Remove them together: componentctl remove shelf ribbon stamp."), "\(refused.error)")
+        #expect(try scratch.listing() == before)
+    }
+
     @Test func removesTheEntryTheManifestLineAndTheFolder() throws {
         let scratch = try appWithoutReader()
         let yaml = try scratch.read("components.yaml")

@@ -222,7 +222,7 @@ public struct PluginStore: Sendable {
     /// library's hash. Throws ``DamagedFiles`` for a store changed on disk after install.
     func installed(_ id: String, _ version: String, keys: TrustedKeys) throws -> VerifiedVersion {
         let folder = versionFolder(id, version)
-        let repair = "Install it again: App plugins install \(id)@\(version)"
+        let repair = "Install it again with the app's 'plugins install \(id)@\(version)'"
         guard let manifestData = FileManager.default.contents(atPath: folder.appendingPathComponent(PluginArchive.manifestName).path),
             let signature = FileManager.default.contents(atPath: folder.appendingPathComponent(PluginArchive.signatureName).path)
         else { throw DamagedFiles(reason: "the installed files of \(id) \(version) are missing from \(folder.path). \(repair)") }

@@ -107,7 +107,7 @@ extension RuntimePluginManager {
     /// stays; naming it moves it and ends the hold. Says nothing of plugins already up to date.
     public func update(_ id: String? = nil) async throws -> [UpdateResult] {
         let state = try store.readState()
-        if let id, state.plugins[id] == nil { throw FeedError("'\(id)' is not installed. Install it: App plugins install \(id)") }
+        if let id, state.plugins[id] == nil { throw FeedError("'\(id)' is not installed. Install it: \(configuration.command) install \(id)") }
         if state.plugins.isEmpty { return [] }
         let index = try await fetchIndex()
         var results: [UpdateResult] = []
@@ -144,7 +144,9 @@ extension RuntimePluginManager {
     /// Uninstalls `id`; a loaded copy stays in this process until it exits.
     public func remove(_ id: String) throws {
         try store.change { state in
-            guard state.plugins.removeValue(forKey: id) != nil else { throw FeedError("'\(id)' is not installed; 'App plugins list' shows what is") }
+            guard state.plugins.removeValue(forKey: id) != nil else {
+                throw FeedError("'\(id)' is not installed; '\(configuration.command) list' shows what is")
+            }
         }
     }
 
@@ -163,7 +165,7 @@ extension RuntimePluginManager {
             if let current = installed?.current, let have = PluginVersion(current), let offered = PluginVersion(release.version), offered < have {
                 throw FeedError(
                     "the feed's newest fitting version of '\(id)' is \(release.version), older than the installed \(current). "
-                        + "To go back to it, ask for it: App plugins install \(id)@\(release.version)")
+                        + "To go back to it, ask for it: \(configuration.command) install \(id)@\(release.version)")
             }
             return release
         }

@@ -31,7 +31,7 @@ extension RuntimePluginManager {
                     outcome[id] = (version, failed)
                     break
                 } catch let refusal as Incompatible {
-                    report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run 'App plugins update \(id)'.\n")
+                    report("warning: plugin \(id) \(version) is left out: \(refusal.reason). Run '\(configuration.command) update \(id)'.\n")
                     noteRun(id, "\(version) left out: \(refusal.reason)")
                     outcome[id] = (nil, failed)
                 } catch let damaged as DamagedFiles {
@@ -216,7 +216,9 @@ extension RuntimePluginManager {
         let loaded = try PluginLoader.load(
             verified, router: router, settings: settings, calls: ledger?.calls ?? PluginCalls()
         ) { breach in
-            report("warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad ('App plugins update \(id)' looks for a fix)\n")
+            report(
+                "warning: plugin \(id) \(version) tried to \(breach); it is turned off and marked bad ('\(configuration.command) update \(id)' looks for a fix)\n"
+            )
             noteRun(id, "\(version) turned off: it tried to \(breach)")
             try? store.change { state in
                 guard var entry = state.plugins[id] else { return }

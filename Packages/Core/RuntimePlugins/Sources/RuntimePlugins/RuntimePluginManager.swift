@@ -19,6 +19,8 @@ public struct FeedConfiguration: Sendable {
     public var archiveLimit = 64 << 20
     /// The setting that names the feed, for the message of an App without one.
     public var feedSetting = "the App's plugin feed setting"
+    /// The app's command that manages its plugins, as messages tell a user to type it (`Shop plugins`).
+    public var command = "plugins"
     /// Seconds for which an index fetched before answers "which plugin opens this link?" for links no
     /// route matches, instead of asking the feed again at each one.
     public var lookupAge: TimeInterval = 300
@@ -174,7 +176,7 @@ final class RunNotes: Sendable {
     let states = Mutex<[String: String]>([:])
 }
 
-/// One installed plugin as `App plugins list` shows it.
+/// One installed plugin as the app's `plugins list` shows it.
 public struct InstalledPlugin: Sendable, Equatable {
     /// The plugin's id.
     public var id: String

@@ -101,6 +101,13 @@ extension SchemaReader {
                     valid = false
                     continue
                 }
+                // One dictionary holds both: a key twice would stop the app at start.
+                if app.settingFiles.contains(where: { $0.key == setting.value }) {
+                    error(
+                        at: setting.start, "setting '\(setting.value)' of app '\(name)' is under both settings: and setting-files:",
+                        fix: "keep it in one of them")
+                    valid = false
+                }
                 app.settings.append((setting.value, scalar.value))
             }
         }
@@ -177,6 +184,13 @@ extension SchemaReader {
         var isFolder: ObjCBool = false
         if checksFolders, !FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isFolder) || isFolder.boolValue {
             error(at: node.start, "\(what) '\(path)' is no file", fix: "create the file or correct the path")
+            return nil
+        }
+        // The app embeds the file: a link must not bring in one from elsewhere on the machine.
+        let real = root.appendingPathComponent(path).resolvingSymlinksInPath().path
+        let realRoot = root.resolvingSymlinksInPath().path
+        if checksFolders, !real.hasPrefix(realRoot + "/") {
+            error(at: node.start, "\(what) '\(path)' is a link to \(real), outside the workspace", fix: "copy the file into the workspace and name the copy")
             return nil
         }
         return path

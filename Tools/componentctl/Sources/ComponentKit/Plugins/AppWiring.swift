@@ -152,6 +152,7 @@ public enum AppWiring {
             // The shell's folder and the apps' files sit beside the apps: only a folder with generated sources was an app's.
             guard FileStatus.isRealFolder(root.appendingPathComponent(folder)), holdsGeneratedSources(folder, root: root) else { continue }
             try requireGenerated(folder, root: root)
+            try requireCommitted(folder, workspace: workspace)
             transaction.remove(committedFolder: folder)
             changed.append(folder)
         }
@@ -186,6 +187,21 @@ public enum AppWiring {
 
     private static func isGenerated(_ file: URL) -> Bool {
         file.pathExtension == "swift" && (FileManager.default.contents(atPath: file.path) ?? Data()).starts(with: Data(AppSources.marker.utf8))
+    }
+
+    /// Refuses to delete a folder git could not give back: an app's generated sources are committed with it,
+    /// so a file that is not (a copy of the marker line on a file of yours, say) is someone's work.
+    private static func requireCommitted(_ folder: String, workspace: Workspace) throws {
+        guard let context = try? VersionedWorkspace(workspace) else {
+            throw refusal("'\(folder)' belongs to no app of components.yaml, but outside a git repository componentctl deletes nothing; delete it yourself")
+        }
+        let prefix = context.prefix.isEmpty ? "" : context.prefix + "/"
+        let files = try context.repository.changedFiles(under: prefix + folder, ignored: true)
+        guard files.isEmpty else {
+            throw refusal(
+                "'\(folder)' belongs to no app of components.yaml, but git could not give back \(files.prefix(3).joined(separator: ", ")); "
+                    + "commit or move it, then run the command again")
+        }
     }
 
     /// Refuses to delete a folder holding anything componentctl did not generate.

@@ -81,7 +81,9 @@ public enum ComponentsFileEditor {
         // An implementation owns the routes its interface declares.
         let owners = removed.flatMap { [$0.name] + ($0.interface.map { [$0] } ?? []) }
         let patterns = owners.flatMap { analysis.packages[$0]?.targets.flatMap { $0.files.flatMap { $0.routes.map(\.pattern) } } ?? [] }
-        guard patterns.contains(where: { RouteShape.overlaps($0, start) }) else { return nil }
+        // A route matches the URL's path: its query and fragment are the screen's arguments.
+        let url = String(start.prefix { $0 != "?" && $0 != "#" })
+        guard patterns.contains(where: { RouteShape.overlaps($0, url) }) else { return nil }
         let bytes = workspace.fileBytes
         let from = bytes[..<entry.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let last = end(of: entry.value, in: bytes)

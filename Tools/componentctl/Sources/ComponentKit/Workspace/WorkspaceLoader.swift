@@ -110,13 +110,15 @@ struct SchemaReader {
             }
             settingsPrefix = workspace["settings-prefix"].flatMap {
                 matching(
-                    $0, "workspace.settings-prefix", "^[A-Z][A-Z0-9_]*$", isNo: "environment variable prefix",
-                    fix: "write capital letters, digits and underscores, starting with a letter, like 'NOTES' (the App then reads NOTES_DATA_DIR)")
+                    $0, "workspace.settings-prefix", "^[A-Z]([A-Z0-9_]*[A-Z0-9])?$", isNo: "environment variable prefix",
+                    fix:
+                        "write capital letters, digits and underscores, starting with a letter and not ending with '_', like 'NOTES' (the App then reads NOTES_DATA_DIR)"
+                )
             }
             dataFolder = workspace["data-folder"].flatMap {
                 matching(
-                    $0, "workspace.data-folder", "^[a-z0-9][a-z0-9._-]*$", isNo: "folder name",
-                    fix: "write lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
+                    $0, "workspace.data-folder", "^[a-z0-9][a-z0-9._-]{0,254}$", isNo: "folder name",
+                    fix: "write at most 255 lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
             }
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
                 // It is written into the workflow as it is: only what an image reference holds may go there.

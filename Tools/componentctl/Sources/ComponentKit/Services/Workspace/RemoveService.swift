@@ -70,9 +70,19 @@ public enum RemoveService {
         return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(started)\(files)\n")
     }
 
-    /// Refuses when a component that stays depends on one that goes.
+    /// Refuses when a component that stays depends on one that goes, or extends a feature that goes.
     private static func refuseDependents(of removed: [Component], in analysis: WorkspaceAnalysis) throws {
         let names = Set(removed.map(\.name))
+        for feature in removed {
+            let plugins = analysis.workspace.components.filter { plugin in
+                plugin.kind == .plugin && !names.contains(plugin.name) && analysis.workspace.host(of: plugin)?.name == feature.name
+            }.map(\.name).sorted()
+            guard plugins.isEmpty else {
+                throw ToolError(
+                    "Cannot remove '\(feature.name)': the plugins \(plugins.joined(separator: ", ")) extend its pages, and no app could hold them without it. "
+                        + "Remove them together: componentctl remove \((removed.map(\.name) + plugins).joined(separator: " ")).", status: .usage)
+            }
+        }
         for component in removed {
             let users = analysis.packages.values.filter { !names.contains($0.component.name) && $0.edges.contains { $0.to == component.name } }
                 .map(\.component.name).sorted()
