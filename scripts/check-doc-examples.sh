@@ -22,7 +22,7 @@ block 1 >> "$interface"
 registration=$(block 2)
 link=$(block 3)
 anchor='        try context.router.register(ProductRoute.Search.self'
-grep -q "^$anchor" "$module" || { echo "check-readme-examples: ProductModule.register(in:) has no Search registration to add after" >&2; exit 1; }
+grep -q "^$anchor" "$module" || { echo "check-doc-examples: ProductModule.register(in:) has no Search registration to add after" >&2; exit 1; }
 awk -v anchor="$anchor" -v text="$registration" -v link="$link" '
   { print }
   index($0, anchor) == 1 {
