@@ -49,9 +49,9 @@ import TestSupport
         #expect(derived.dataFolder == "notes", "the scheme, in lower case")
         #expect(derived.start == nil)
         #expect(Workspace.settingsPrefix(forName: "2 Fast!") == "FAST")
-        for (key, value) in [("settings-prefix", "NOTES_"), ("data-folder", String(repeating: "d", count: 256))] {
+        for (key, value) in [("settings-prefix", "NOTES_"), ("data-folder", String(repeating: "d", count: 256)), ("start", "'app://a b'")] {
             let refused = try workspace("workspace:\n  \(key): \(value)\n" + header, folder: "bad-\(key)")
-            #expect(errors(refused).first?.contains("workspace.\(key) '\(value)' is no") == true, "\(key)")
+            #expect(errors(refused).first?.contains("workspace.\(key) '\(value.trimmingCharacters(in: ["'"]))' is no") == true, "\(key)")
         }
         #expect(Workspace.settingsPrefix(forName: "—") == "APP")
         let bad = try workspace(

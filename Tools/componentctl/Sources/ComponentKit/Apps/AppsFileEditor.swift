@@ -24,11 +24,12 @@ enum AppsFileEditor {
     }
 
     /// The byte ranges that take `components` out of every app of `workspace`: their list entries and
-    /// their `missing:` entries. Throws when an app would be left with no component.
-    static func removalRanges(of components: Set<String>, in workspace: Workspace) throws -> (ranges: [Range<Int>], apps: [String]) {
+    /// their `missing:` entries; with the apps whose lists and whose `missing:` changed.
+    static func removalRanges(of components: Set<String>, in workspace: Workspace) throws -> (ranges: [Range<Int>], apps: [String], leftOut: [String]) {
         let bytes = workspace.fileBytes
         var ranges: [Range<Int>] = []
         var touched: [String] = []
+        var leftOut: [String] = []
         for app in workspace.apps {
             let gone = Set(app.componentNames).intersection(components)
             if !gone.isEmpty {
@@ -61,10 +62,10 @@ enum AppsFileEditor {
                     throw ComponentsFileEditor.refusal("the 'missing:' of app '\(app.name)' is no block mapping; take '\(absence.component)' out of it by hand")
                 }
                 ranges.append(lines(entry.key.start.offset, ComponentsFileEditor.end(of: entry.value, in: bytes), in: bytes))
-                if !touched.contains(app.name) { touched.append(app.name) }
+                if !leftOut.contains(app.name) { leftOut.append(app.name) }
             }
         }
-        return (merged(ranges), touched)
+        return (merged(ranges), touched, leftOut)
     }
 
     /// Adjacent flow entries that both go give overlapping ranges (`a, b` from `[x, a, b]`): one range each.

@@ -100,7 +100,9 @@ struct SchemaReader {
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
             if let node = workspace["start"], let url = string(node, "workspace.start") {
                 start = url
-                if !url.lowercased().hasPrefix(scheme.lowercased() + "://") || url.count <= scheme.count + 3 {
+                // The router reads it as a link: no whitespace or control character, and a host after the scheme.
+                let unreadable = url.unicodeScalars.contains { CharacterSet.whitespacesAndNewlines.union(.controlCharacters).contains($0) }
+                if unreadable || !url.lowercased().hasPrefix(scheme.lowercased() + "://") || url.count <= scheme.count + 3 {
                     error(
                         at: node.start, "workspace.start '\(url)' is no URL of the workspace's scheme '\(scheme)'",
                         fix:

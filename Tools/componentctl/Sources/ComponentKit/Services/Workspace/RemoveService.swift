@@ -64,10 +64,15 @@ public enum RemoveService {
             apps.apps.isEmpty
             ? ""
             : " \(apps.apps.count == 1 ? "The app" : "The apps") \(apps.apps.joined(separator: ", ")) no longer \(apps.apps.count == 1 ? "contains" : "contain") \(removed.count == 1 ? "it" : "them")."
+        let leftOut =
+            apps.leftOut.isEmpty
+            ? ""
+            : " The `missing:` of \(apps.leftOut.joined(separator: ", ")) named \(removed.count == 1 ? "it" : "them") and no longer does: "
+                + "such links now say \"Page not found\"."
         let started =
             start == nil
             ? "" : " workspace.start named its route \(workspace.start ?? ""): the apps now start at a list of their routes until you name another start."
-        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(started)\(files)\n")
+        return CommandResult(output: "Removed \(list) (edited \(touched.joined(separator: ", "))).\(left)\(leftOut)\(started)\(files)\n")
     }
 
     /// Refuses when a component that stays depends on one that goes, or extends a feature that goes.
