@@ -33,8 +33,7 @@ enum AbsentFeatures {
     static func notInApp(_ url: String, feature: String, app: String, home: String?) -> Screen {
         var screen = Screen(title: "Not in this app")
         screen.text("'\(url)' opens \(feature), which the app '\(app)' does not contain.")
-        if let home { screen.link("Home", home) }
-        return screen
+        return ShellScreens.linkingHome(screen, home)
     }
 
     /// `base` followed by the link's host, path and query: `app://order/3` on `https://m.example.com/` is

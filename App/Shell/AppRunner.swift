@@ -212,9 +212,6 @@ public struct AppRunner: Sendable {
 
         """
 
-    /// Where the app starts and `home` goes; nil: the shell's list of the app's routes.
-    var homeURL: String? { app.start }
-
     private func sign(_ command: AppCommandLine.Sign) -> AppExit {
         do {
             _ = try RouteURL(command.url)

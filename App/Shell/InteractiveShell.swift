@@ -108,7 +108,7 @@ struct InteractiveShell {
 
     /// The app's start, or the shell's list of its routes when components.yaml names no start.
     private mutating func openHome() async {
-        guard let url = runner.homeURL else {
+        guard let url = runner.app.start else {
             let screen = ShellScreens.routeList(app.router.routes, app: runner.app.name)
             navigator.push(screen)
             return show(screen)
