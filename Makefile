@@ -1,22 +1,25 @@
 # The workspace's entry points; the README and docs/ explain each.
 PREFIX ?= /usr/local
 TOOL_PACKAGE := Tools/componentctl
-TOOL := $(TOOL_PACKAGE)/.build/release/componentctl
+TOOL := $(TOOL_PACKAGE)/.build/debug/componentctl
+RELEASE_TOOL := $(TOOL_PACKAGE)/.build/release/componentctl
 
 .PHONY: setup tool install check sync build app test bench fault-test fuzz tsan clean
 
 setup:
 	@scripts/setup.sh
 
+# The debug build: the one `make test` builds too, so the two share it.
 tool: setup
-	swift build -c release --static-swift-stdlib --package-path $(TOOL_PACKAGE) --product componentctl
+	swift build --package-path $(TOOL_PACKAGE) --product componentctl
 
-# Puts componentctl on the PATH (PREFIX=~/.local for a user install), stripped: 79 MB -> 60 MB. It stays
-# that large because it links Swift's standard library and Foundation statically (ICU's data is most of
-# it), so it runs on a machine without the toolchain, or with another one.
-install: tool
+# Puts componentctl on the PATH (PREFIX=~/.local for a user install): a release build, stripped (79 MB -> 60 MB).
+# It stays that large because it links Swift's standard library and Foundation statically (ICU's data is
+# most of it), so it runs on a machine without the toolchain, or with another one.
+install: setup
+	swift build -c release --static-swift-stdlib --package-path $(TOOL_PACKAGE) --product componentctl
 	install -d $(PREFIX)/bin
-	install -s -m 755 $(TOOL) $(PREFIX)/bin/componentctl
+	install -s -m 755 $(RELEASE_TOOL) $(PREFIX)/bin/componentctl
 
 check: tool
 	$(TOOL) check-layers
@@ -36,22 +39,11 @@ app: check sync
 test: setup
 	@scripts/test-all.sh
 
+# Every benchmark: componentctl's scripts, then each harness's run.sh (a sample's goes with the sample).
 bench: setup
-	Benchmarks/componentctl/check-layers.sh
-	Benchmarks/componentctl/init.sh
-	Benchmarks/componentctl/scale.sh
-	Benchmarks/componentctl/pin.sh
-	Benchmarks/componentctl/affected.sh
-	Benchmarks/componentctl/build.sh
-	Benchmarks/componentctl/standalone.sh
-	Benchmarks/componentctl/api-diff.sh
-	Benchmarks/componentctl/hash.sh
-	Benchmarks/plugin-bench/run.sh
-	Benchmarks/runtime-plugins/run.sh
-	Benchmarks/startup/run.sh
-	Benchmarks/apps/run.sh
-	Benchmarks/router-bench/run.sh
-	Benchmarks/results-cache/run.sh
+	@set -e; for script in Benchmarks/componentctl/*.sh Benchmarks/*/run.sh; do \
+	  [ "$$script" = Benchmarks/componentctl/common.sh ] || "$$script"; \
+	done
 
 fault-test: setup
 	$(TOOL_PACKAGE)/Scripts/fault-injection.sh

@@ -27,6 +27,9 @@ let componentPackages: [Package.Dependency] = [
 
 // BEGIN componentctl: apps
 // Generated from components.yaml's `apps:` by `componentctl sync`; edit components.yaml, not this block.
+// The workspace's name and the prefix of its apps' settings (components.yaml's `workspace:`).
+let workspaceName = "Shop"
+let settingsPrefix = "SHOP"
 // The shell links what its sources import; each app links its components' modules on top.
 // swift-format-ignore
 let shellProducts: [Target.Dependency] = [
@@ -65,12 +68,12 @@ let runtimePluginLibraries: [Target.Dependency] = [
 // END componentctl: apps
 
 // The App without the shared libraries runtime plugins link (`runtimePluginLibraries`, written by
-// `componentctl sync`), for the start-up benchmark only: SHOP_PLUGIN_HOST=0 builds an App that cannot load
+// `componentctl sync`), for the start-up benchmark only: <PREFIX>_PLUGIN_HOST=0 builds an App that cannot load
 // runtime plugins. The components themselves stay statically linked either way.
-let pluginHostProducts: [Target.Dependency] = Context.environment["SHOP_PLUGIN_HOST"] == "0" ? [] : runtimePluginLibraries
+let pluginHostProducts: [Target.Dependency] = Context.environment[settingsPrefix + "_PLUGIN_HOST"] == "0" ? [] : runtimePluginLibraries
 
 // Packages from outside the workspace the shell uses: swift-log, whose `Logger` every component may log
-// through (the App sets the handler: one line per message on standard error, SHOP_LOG chooses the level).
+// through (the App sets the handler: one line per message on standard error, <PREFIX>_LOG chooses the level).
 let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     // The shell's command line: parsed as componentctl's is.
@@ -78,7 +81,7 @@ let externalPackages: [Package.Dependency] = [
 ]
 
 let package = Package(
-    name: "Shop",
+    name: workspaceName,
     // Each app of components.yaml is an executable; the shell they share is a library, so a throw-away
     // app (`componentctl run --focus`) can be built beside the workspace.
     products: appProducts + [.library(name: "Shell", targets: ["Shell"])],
@@ -96,7 +99,8 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: appTargetDependencies + [
-                "Shell", .product(name: "Router", package: "Router"), .product(name: "PluginFeed", package: "PluginFeed"),
+                "Shell", .product(name: "Router", package: "Router"), .product(name: "ScreenKit", package: "ScreenKit"),
+                .product(name: "PluginFeed", package: "PluginFeed"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/AppTests",

@@ -33,19 +33,19 @@ if [ -n "$template" ] && [ -n "$app" ]; then
   "$tool" new Spotlight --plugin "$point" --app "$app"
   git add -A && git commit -qm "spotlight plugin added"
   swift build --product "$product" 2>&1 | tail -n 1
-  SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$' || { echo "template-copy: the scaffolded plugin's section is not on $url"; exit 1; }
+  XDG_DATA_HOME=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$' || { echo "template-copy: the scaffolded plugin's section is not on $url"; exit 1; }
   # Switched off in the declaration: sync regenerates the App's wiring, and only the shell is rebuilt.
   sed -i 's/^\( *\)- plugin: spotlight$/&\n\1  enabled: false/' components.yaml
   "$tool" sync
   swift build --product "$product" 2>&1 | tail -n 1
-  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
+  if XDG_DATA_HOME=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the disabled plugin still shows"; exit 1; fi
   git checkout -q -- components.yaml App Package.swift
   "$tool" remove spotlight
   git update-index -q --refresh || true  # files rewritten with the same bytes are only stat-dirty
   git diff --quiet HEAD~1 || { echo "template-copy: new then remove of a plugin changed the workspace:"; git diff --stat HEAD~1; exit 1; }
   [ -z "$(git ls-files --others --exclude-standard)" ] || { echo "template-copy: remove left files behind:"; git ls-files --others --exclude-standard; exit 1; }
   swift build --product "$product" 2>&1 | tail -n 1
-  if SHOP_DATA_DIR=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the removed plugin still shows"; exit 1; fi
+  if XDG_DATA_HOME=$(mktemp -d) .build/debug/"$product" open "$url" | grep -q '^## Spotlight$'; then echo "template-copy: the removed plugin still shows"; exit 1; fi
   git reset -q --hard HEAD
   echo "template-copy: plugin $point: scaffolded, shown, removed byte for byte, gone"
 fi

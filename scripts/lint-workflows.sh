@@ -3,8 +3,8 @@
 # scripts' syntax) and the workflow JSON schema (check-jsonschema's vendored copy). scripts/setup.sh installs both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shopt -s nullglob
-workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
+workflows=()
+for file in .github/workflows/*.yml .github/workflows/*.yaml; do [ -f "$file" ] && workflows+=("$file"); done
 if [ ${#workflows[@]} -eq 0 ]; then
   echo "workflows: none (componentctl ci github writes one)"
   exit 0

@@ -7,11 +7,13 @@
 #   - workflow: actionlint and the schema of the GitHub Actions workflows;
 #   - fault-injection: kills at random points of pin, release and sync;
 #   - affected-oracle: `affected` and keys against an oracle written apart from the tool;
-#   - doc-examples: the code examples of docs/routes.md compiled into a scratch copy;
+#   - doc-examples: the code examples of docs/routes.md compiled into a package of their own;
 #   - components: every component's own package, built and tested alone;
 #   - app: the integrated tests, once for each app (root `swift test` never runs its dependencies' tests);
 #   - router-allocations: the router's allocation counts (zero for a static hit);
 #   - remove-samples: every top-layer component removed in a copy, which must still check and build;
+#   - new-workspace: `componentctl create` makes Notes; two features added, `make app` and `make test` pass there
+#     (NEW_WORKSPACE_CHECK=0 skips it);
 #   - template-copy: a copy with a component and a plugin added and one component removed, where the steps
 #     that look at the workspace run again (TEMPLATE_COPY_CHECK=0 skips it).
 # ROUTER_BENCH=1 also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
@@ -50,7 +52,7 @@ cached() {  # cached NAME INPUT-OPTIONS... -- COMMAND...: `step NAME` of the com
 }
 # The tool's tests that copy the live workspace (they check what holds for any workspace) depend on all of it;
 # the rest only on the tool's package and what it depends on.
-live_tests='newInAnAppThenRemoveLeavesTheWorkspaceAsItWas|newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone'
+live_tests='newInAnAppThenRemoveLeavesTheWorkspaceAsItWas|newScaffoldsAComponentThatPassesCheckLayersAndTestsAlone|createFromTheLiveWorkspaceGivesOneThatChecksAndSyncs'
 cached lint --input . -- scripts/lint.sh
 [ "$copy" = 1 ] || cached componentctl --package Tools/componentctl -- swift test --package-path Tools/componentctl --skip "$live_tests"
 [ "$copy" = 1 ] || cached componentctl-builds --package Tools/componentctl -- env COMPONENTCTL_BUILD_TESTS=1 \
@@ -62,8 +64,8 @@ step workflow scripts/lint-workflows.sh
 [ "$copy" = 1 ] || cached fault-injection --package Tools/componentctl -- Tools/componentctl/Scripts/fault-injection.sh
 # `affected` and keys against an oracle written apart from the tool, on a random history (seeded: the same each run).
 [ "$copy" = 1 ] || cached affected-oracle --package Tools/componentctl -- python3 Tools/componentctl/Scripts/affected-oracle.py "$tool"
-# The guide's examples go into the product component, built alone: what they depend on.
-cached doc-examples --input docs/routes.md --input scripts/check-doc-examples.sh --package Packages/Business/Product -- scripts/check-doc-examples.sh
+# The guide's examples go into a package of their own on the router and screens: what they depend on.
+cached doc-examples --input docs/routes.md --input scripts/check-doc-examples.sh --package Packages/Foundation/Router --package Packages/Foundation/ScreenKit -- scripts/check-doc-examples.sh
 # TEST_COMPONENTS names the components to test alone (default: all of them; those that passed with the same key are cached).
 if [ -n "${TEST_COMPONENTS:-}" ]; then
   # shellcheck disable=SC2086 # a list of names
@@ -82,6 +84,10 @@ elif [ "$copy" != 1 ]; then
 fi
 # The sample comes out with componentctl alone: every top-layer component removed in a copy, which still checks and builds.
 [ "$copy" = 1 ] || cached remove-samples --input . -- scripts/check-remove-samples.sh
+# A new workspace made with `componentctl create`, two features added, `make app` and `make test` there.
+if [ "${NEW_WORKSPACE_CHECK:-1}" != 0 ] && [ "$copy" != 1 ]; then
+  cached new-workspace --input . -- scripts/check-new-workspace.sh
+fi
 if [ "${TEMPLATE_COPY_CHECK:-1}" != 0 ]; then
   cached template-copy --input . -- scripts/check-template-copy.sh
 fi

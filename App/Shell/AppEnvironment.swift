@@ -45,6 +45,16 @@ struct AppEnvironment: Sendable {
     /// The variable that replaces the URL of the remote document `document`: `NOTES_HOME_LAYOUT_URL`.
     func urlName(ofDocument document: String) -> String { "\(prefix)_\(document.uppercased().replacingOccurrences(of: "-", with: "_"))_URL" }
 
+    /// The documents whose URL a variable sets (`NOTES_HOME_LAYOUT_URL`: `home-layout`), whether or not the
+    /// remote configuration file names them.
+    var documentsWithURLs: [String] {
+        values.keys.compactMap { key in
+            guard key.hasPrefix(prefix + "_"), key.hasSuffix("_URL") else { return nil }
+            let name = key.dropFirst(prefix.count + 1).dropLast(4).lowercased().replacingOccurrences(of: "_", with: "-")
+            return name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil ? name : nil
+        }
+    }
+
     /// Where the database lives: in the folder DATA_DIR names, else in the data folder of the user's data home.
     var databasePath: String { StorageLocation.databasePath(dataFolder: self[.dataFolder], named: dataFolderName, environment: values) }
 }

@@ -126,7 +126,7 @@ extension RemoteConfiguration {
     /// REMOTE_CONFIG names a JSON file (`{"degrade-table": URL, "home-layout": URL, "keys": [...],
     /// "timeout": seconds}`: every key besides `keys` and `timeout` names a document), else the bundled
     /// remote-config.json; `<PREFIX>_<NAME>_URL` (`NOTES_DEGRADE_TABLE_URL`, `NOTES_HOME_LAYOUT_URL`) replaces
-    /// the URL of the document of that name. Throws naming what cannot be used.
+    /// the URL of the document of that name, or adds it. Throws naming what cannot be used.
     static func configured(environment: AppEnvironment, dataFolder: URL, logger: Logger) throws -> RemoteConfiguration? {
         struct File: Decodable {
             var urls: [String: String?] = [:]
@@ -171,7 +171,7 @@ extension RemoteConfiguration {
             return url
         }
         var documents: [Document] = []
-        for name in Set(file.urls.keys).union([degradeTable]).sorted() {
+        for name in Set(file.urls.keys).union([degradeTable]).union(environment.documentsWithURLs).sorted() {
             // The name is the kept copy's file name too.
             guard name.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
                 throw FeedError("\(source.lastPathComponent) names a document '\(name)'; a document's name is lower kebab case, like \"home-layout\"")

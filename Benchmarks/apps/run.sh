@@ -68,11 +68,15 @@ fi
 focus=${FOCUS:-cart}
 echo "== run --focus $focus from a cold build folder, against $anchor built cold and run"
 rm -rf "$root/.build/componentctl/focus-$focus"
+# Each run gets an empty data folder: its variable carries the workspace's settings prefix, which the
+# anchor's help names (no componentctl command prints it).
+data_dir=$("$scratch/$anchor/debug/$anchor_product" help | awk '!found && $1 ~ /^[A-Z][A-Z0-9_]*_DATA_DIR$/ { print $1; found = 1 }')
+[ -n "$data_dir" ] || { echo "apps-bench: '$anchor_product help' names no <PREFIX>_DATA_DIR setting"; exit 1; }
 start=$(now)
-SHOP_DATA_DIR=$(mktemp -d) "$tool" run --focus "$focus" -- help >/dev/null
+env "$data_dir=$(mktemp -d)" "$tool" run --focus "$focus" -- help >/dev/null
 focused=$(seconds "$start" "$(now)")
 start=$(now)
-SHOP_DATA_DIR=$(mktemp -d) "$scratch/$anchor/debug/$anchor_product" help >/dev/null
+env "$data_dir=$(mktemp -d)" "$scratch/$anchor/debug/$anchor_product" help >/dev/null
 full=$(python3 -c "import sys; print(f'{float(sys.argv[1]) + float(sys.argv[2]) - float(sys.argv[3]):.1f}')" "${cold[$anchor]}" "$(now)" "$start")
 
 echo

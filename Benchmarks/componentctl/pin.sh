@@ -14,7 +14,7 @@ cd "$work/repo"
 # The benchmark's component: a business implementation with 200 files (40 files per component as generated, so add 160).
 component=Packages/Business/Feature000
 for i in $(seq 40 199); do cp "$component/Sources/Feature000/File0.swift" "$component/Sources/Feature000/Extra$i.swift"; done
-printf '// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "Shop", dependencies: [\n// BEGIN componentctl: components\n    .package(path: "%s"),\n// END componentctl: components\n])\n' "$component" > Package.swift
+printf '// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "Synthetic", dependencies: [\n// BEGIN componentctl: components\n    .package(path: "%s"),\n// END componentctl: components\n])\n' "$component" > Package.swift
 git init -q && git config user.name Bench && git config user.email bench@example.com && git add -A && git commit -qm bench
 git tag -a feature000@1.0.0 -m bench
 echo "component files: $(git ls-tree -r --name-only feature000@1.0.0 "$component" | wc -l)"

@@ -22,7 +22,7 @@ awk -v a="$check500" -v b="$check5000" 'BEGIN {
 cd "$work/w5000"
 component=$(awk '/^  feature[0-9]+:/ { sub(":", "", $1); print $1; exit }' components.yaml)
 path=$(awk -v c="  $component:" '$0 == c { getline; print $2; exit }' components.yaml)
-printf '// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "Shop", dependencies: [\n// BEGIN componentctl: components\n    .package(path: "%s"),\n// END componentctl: components\n])\n' "$path" > Package.swift
+printf '// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "Synthetic", dependencies: [\n// BEGIN componentctl: components\n    .package(path: "%s"),\n// END componentctl: components\n])\n' "$path" > Package.swift
 git init -q && git config user.name Bench && git config user.email bench@example.com && git add -A && git commit -qm bench
 "$tool" release "$component" 1.1.0 > /dev/null
 pin_once() { "$tool" pin "$component" 1.1.0 && "$tool" unpin "$component"; }

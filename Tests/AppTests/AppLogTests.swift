@@ -13,8 +13,8 @@ import Testing
     }
 
     @Test func aLineBreakInAMessageOrValueCannotForgeALogLine() {
-        let text = logged { $0.warning("bad\nerror: forged", metadata: ["url": "shop://x\r\nwarning: also forged", "we\nird": "1"]) }
-        #expect(text == #"warning: bad\nerror: forged url=shop://x\r\nwarning: also forged we\nird=1"# + "\n")
+        let text = logged { $0.warning("bad\nerror: forged", metadata: ["url": "myapp://x\r\nwarning: also forged", "we\nird": "1"]) }
+        #expect(text == #"warning: bad\nerror: forged url=myapp://x\r\nwarning: also forged we\nird=1"# + "\n")
         #expect(text.split(separator: "\n").count == 1)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs a built app the way a user or a script does: arguments, a pipe for input, a data folder. The app
-/// is the one `componentctl test --app NAME` names (COMPONENTCTL_APP, COMPONENTCTL_APP_PRODUCT), else `Shop`.
+/// is the one `componentctl test --app NAME` names (COMPONENTCTL_APP, COMPONENTCTL_APP_PRODUCT), else the workspace's first.
 struct AppProcess {
     struct Result {
         var status: Int32
@@ -16,9 +16,14 @@ struct AppProcess {
     /// The executable product to run.
     var product = Self.productUnderTest
 
-    /// The app the suite tests: the one componentctl names, else the workspace's `App`.
+    /// The app the suite tests: the one componentctl names, else the workspace's first.
     static let appUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP"]
-    static let productUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP_PRODUCT"] ?? "Shop"
+    /// How `componentctl list --apps` describes it.
+    static let described = Swift.Result { try description(ofApp: appUnderTest) }
+    static let productUnderTest = ProcessInfo.processInfo.environment["COMPONENTCTL_APP_PRODUCT"] ?? (try? described.get().product) ?? "App"
+
+    /// The environment variable of the shell's setting `name` (`DATA_DIR`), under the workspace's settings prefix.
+    static func setting(_ name: String) -> String { "\((try? described.get().settingsPrefix) ?? "APP")_\(name)" }
 
     /// The built executable of `product`.
     static func binary(_ product: String) throws -> URL {
@@ -40,7 +45,7 @@ struct AppProcess {
         process.executableURL = try Self.binary(product)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SHOP_DATA_DIR"] = dataDirectory.path
+        environment[Self.setting("DATA_DIR")] = dataDirectory.path
         environment.merge(self.environment) { _, new in new }
         process.environment = environment
         return process
@@ -86,6 +91,24 @@ struct AppProcess {
             throw CocoaError(.coderReadCorrupt, userInfo: [NSLocalizedDescriptionKey: "componentctl list --format json printed no list"])
         }
         return Set(rows.compactMap { $0["name"] as? String })
+    }
+
+    /// What the workspace says of an app.
+    struct Description: Sendable, Decodable {
+        var name: String
+        var product: String
+        var settingsPrefix: String
+        var scheme: String
+        var start: String?
+    }
+
+    /// The app `name` (nil: the first) as `componentctl list --apps --format json` describes it.
+    static func description(ofApp name: String?) throws -> Description {
+        let apps = try JSONDecoder().decode([Description].self, from: componentctl(["list", "--apps", "--format", "json", "--root", root.path]))
+        guard let app = name.map({ name in apps.first { $0.name == name } }) ?? apps.first else {
+            throw CocoaError(.coderValueNotFound, userInfo: [NSLocalizedDescriptionKey: "components.yaml declares no app \(name ?? "")"])
+        }
+        return app
     }
 
     /// The workspace's root folder.
@@ -169,8 +192,8 @@ extension AppProcess {
     func signingLinks() throws -> AppProcess {
         let key = try TestSigningKey.shared.get()
         var app = self
-        app.environment["SHOP_LINK_KEYS"] = key.publicKey
-        app.environment["SHOP_LINK_SIGNING_KEY"] = key.file.path
+        app.environment[Self.setting("LINK_KEYS")] = key.publicKey
+        app.environment[Self.setting("LINK_SIGNING_KEY")] = key.file.path
         return app
     }
 }

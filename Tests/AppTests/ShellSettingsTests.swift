@@ -1,7 +1,27 @@
-import Shop
 import Foundation
+import Router
+import ScreenKit
 import Shell
 import Testing
+
+/// An app of the shell's own, so these tests hold whatever features the workspace has: one module with
+/// two routes, under the prefix `NOTES` and the data folder `notes`.
+enum ShellFixture {
+    struct NotesModule: AppModule {
+        let name = "notes"
+
+        func register(in context: ModuleContext) throws {
+            for pattern in ["myapp://notes", "myapp://notes/<int:id>"] {
+                try context.router.register(pattern, owner: name) { _ in Screen(title: "Notes", elements: [.text("Your notes.")]) }
+            }
+        }
+    }
+
+    static let definition = AppDefinition(
+        name: "notes", product: "Notes", modules: { [NotesModule()] }, plugins: AppPlugins(points: [], definitions: [], declarations: []),
+        hostAPI: [:], absent: [], settings: [:], degradeTable: nil, start: "myapp://notes", scheme: "myapp", settingsPrefix: "NOTES",
+        dataFolder: "notes", routes: ["notes": ["myapp://notes", "myapp://notes/<int:id>"]])
+}
 
 /// The shell reads its settings under the app's prefix and keeps its data in the app's data folder, both
 /// from components.yaml: a workspace of another name gets variables and a folder of its own.
@@ -9,9 +29,7 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shell-settings-\(UUID().uuidString)")
 
     private func run(_ arguments: [String], _ environment: [String: String]) async -> (status: Int32, output: String, errors: String) {
-        var definition = GeneratedApp.definition
-        definition.settingsPrefix = "NOTES"
-        definition.dataFolder = "notes"
+        let definition = ShellFixture.definition
         let output = Recorder(), errors = Recorder()
         let runner = AppRunner(
             app: definition, output: { output.append($0) }, errorOutput: { errors.append($0) }, readLine: { nil }, environment: environment)
@@ -25,7 +43,7 @@ import Testing
         let refused = await run(["status"], ["NOTES_LOG": "loud", "NOTES_DATA_DIR": data])
         #expect(refused.status == 2)
         #expect(refused.errors.contains("NOTES_LOG is 'loud'; it takes a level"), "\(refused.errors)")
-        let other = await run(["status"], ["SHOP_LOG": "loud", "NOTES_DATA_DIR": data, "SHOP_FAIL_MODULE": "nothing"])
+        let other = await run(["status"], ["MYAPP_LOG": "loud", "NOTES_DATA_DIR": data, "MYAPP_FAIL_MODULE": "nothing"])
         #expect(other.status == 0, "another prefix's variables are not the app's: \(other.errors)")
         #expect(FileManager.default.fileExists(atPath: data + "/notes.sqlite"))
         let failing = await run(["status"], ["NOTES_FAIL_MODULE": "nothing", "NOTES_DATA_DIR": data])
@@ -34,7 +52,7 @@ import Testing
         for variable in ["NOTES_DATA_DIR", "NOTES_LOG", "NOTES_PLUGIN_FEED", "NOTES_DEGRADE_TABLE_URL"] {
             #expect(help.output.contains(variable), "\(variable)")
         }
-        #expect(!help.output.contains("SHOP_"))
+        #expect(!help.output.contains("MYAPP_"))
     }
 
     @Test func theDataFolderIsTheAppsOwnUnderTheUsersDataHome() async throws {
@@ -56,12 +74,12 @@ import Testing
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("start-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let runner = AppRunner(
-            app: definition, output: { output.append($0) }, errorOutput: { _ in }, readLine: { nil }, environment: ["SHOP_DATA_DIR": data.path])
+            app: definition, output: { output.append($0) }, errorOutput: { _ in }, readLine: { nil }, environment: ["NOTES_DATA_DIR": data.path])
         return (await runner.run([]), output.text)
     }
 
     @Test func withoutAStartTheAppOpensAListOfItsRoutes() async throws {
-        var definition = GeneratedApp.definition
+        var definition = ShellFixture.definition
         definition.start = nil
         let shown = await firstScreen(definition)
         #expect(shown.status == 0)
@@ -72,7 +90,7 @@ import Testing
     }
 
     @Test func theShellAloneStarts() async throws {
-        var definition = GeneratedApp.definition
+        var definition = ShellFixture.definition
         definition.start = nil
         definition.modules = { [] }
         definition.plugins = AppPlugins(points: [], definitions: [], declarations: [])

@@ -13,14 +13,14 @@ struct Mix {
             let host = "c\(index % components)"
             switch index % 10 {
             case 0..<7:
-                patterns.append(("shop://\(host)/page\(index)", [.constant(host), .constant("page\(index)")]))
-                hits.append("shop://\(host)/page\(index)")
+                patterns.append(("myapp://\(host)/page\(index)", [.constant(host), .constant("page\(index)")]))
+                hits.append("myapp://\(host)/page\(index)")
             case 7, 8:
-                patterns.append(("shop://\(host)/item\(index)/:id", [.constant(host), .constant("item\(index)"), .parameter("id")]))
-                hits.append("shop://\(host)/item\(index)/42")
+                patterns.append(("myapp://\(host)/item\(index)/:id", [.constant(host), .constant("item\(index)"), .parameter("id")]))
+                hits.append("myapp://\(host)/item\(index)/42")
             default:
-                patterns.append(("shop://\(host)/:id/edit\(index)", [.constant(host), .parameter("id"), .constant("edit\(index)")]))
-                hits.append("shop://\(host)/7/edit\(index)")
+                patterns.append(("myapp://\(host)/:id/edit\(index)", [.constant(host), .parameter("id"), .constant("edit\(index)")]))
+                hits.append("myapp://\(host)/7/edit\(index)")
             }
         }
     }
@@ -30,7 +30,7 @@ struct Mix {
     /// table's 100 URLs in the cache while the 10,000-route one's miss it).
     func lookups(_ count: Int) -> [String] {
         (0..<count).map { index in
-            let url = index % 20 == 19 ? "shop://c\(index % components)/missing\(index)" : hits[(index &* 7919) % hits.count]
+            let url = index % 20 == 19 ? "myapp://c\(index % components)/missing\(index)" : hits[(index &* 7919) % hits.count]
             return String(decoding: Array(url.utf8), as: UTF8.self)
         }
     }
@@ -51,6 +51,6 @@ struct Mix {
 
     /// The path RoutingKit routes: the URL without its scheme, split at `/`.
     static func split(_ url: String) -> [String] {
-        url.dropFirst("shop://".count).split(separator: "/").map(String.init)
+        url.dropFirst("myapp://".count).split(separator: "/").map(String.init)
     }
 }

@@ -46,12 +46,12 @@ let results = measure(
         Scenario(label: "ours: build the 10,000-route table, per route", operations: large.patterns.count, prepare: { built = nil }) {
             guard let router = try? ours(large) else { return 0 }
             built = router
-            return router.canOpen("shop://c1/page1") ? 1 : 0 // the first lookup publishes the table
+            return router.canOpen("myapp://c1/page1") ? 1 : 0 // the first lookup publishes the table
         },
         Scenario(label: "ours: build it one register call per route, per route", operations: large.patterns.count, prepare: { built = nil }) {
             guard let router = try? oursOneByOne(large) else { return 0 }
             built = router
-            return router.canOpen("shop://c1/page1") ? 1 : 0
+            return router.canOpen("myapp://c1/page1") ? 1 : 0
         },
         Scenario(label: "RoutingKit: build the 10,000-route table, per route", operations: large.patterns.count, prepare: { built = nil }) {
             let router = theirs(large)
@@ -108,10 +108,10 @@ func countAllocations() -> Bool {
     }
     guard let router = try? ours(large) else { return false }
     let theirRouter = theirs(large)
-    _ = router.canOpen("shop://c1/page1")
+    _ = router.canOpen("myapp://c1/page1")
     let kinds = [
-        ("a static hit", "shop://c3/page3"), ("a hit with one parameter", "shop://c7/item7/42"),
-        ("parameter then literal", "shop://c9/7/edit9"), ("a miss", "shop://c3/missing"),
+        ("a static hit", "myapp://c3/page3"), ("a hit with one parameter", "myapp://c7/item7/42"),
+        ("parameter then literal", "myapp://c9/7/edit9"), ("a miss", "myapp://c3/missing"),
     ]
     let repeats = 10_000
     var staticHitAllocates = true

@@ -11,7 +11,7 @@ struct ComponentCtl: ParsableCommand {
         discussion: "Exit codes: 0 ok; 1 findings; 2 usage or configuration error, or a refusal by the rules; 3 git or environment error; "
             + "4 build or test failed; 130, 143 or 129 stopped by Ctrl-C, SIGTERM or SIGHUP while it ran a build, test or command.",
         subcommands: [
-            InitCommand.self, ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
+            InitCommand.self, CreateCommand.self, ListCommand.self, CheckLayersCommand.self, WhyCommand.self, GraphCommand.self,
             VersionsCommand.self, ReleaseCommand.self, APIDiffCommand.self, PinCommand.self, UnpinCommand.self, SyncCommand.self,
             AffectedCommand.self, StatusCommand.self, HashCommand.self, CachedCommand.self, CICommand.self, BuildCommand.self, TestCommand.self,
             RunCommand.self, NewCommand.self, RemoveCommand.self,

@@ -38,7 +38,7 @@ import Testing
 
             public enum CartRoute {
                 public struct Show: Route, Equatable {
-                    public static let pattern: RoutePattern = "shop://cart"
+                    public static let pattern: RoutePattern = "myapp://cart"
                     public init() {}
                 }
                 case first, second(Int)

@@ -45,7 +45,7 @@ public struct Scratch: Sendable {
     /// A copy of the live workspace (components.yaml, Packages, the root manifest, App and Tests), for the few
     /// tests of what must hold for any workspace; they never assert what its components are.
     public static func sample() throws -> Scratch {
-        let scratch = try Scratch(named: "shop")
+        let scratch = try Scratch(named: "sample")
         for item in ["components.yaml", "Packages", "Package.swift", "App", "Tests", ".gitignore"] {
             try copyTree(sampleRoot.appendingPathComponent(item), to: scratch.root.appendingPathComponent(item))
         }

@@ -19,7 +19,7 @@ public struct FeedConfiguration: Sendable {
     public var archiveLimit = 64 << 20
     /// The setting that names the feed, for the message of an App without one.
     public var feedSetting = "the App's plugin feed setting"
-    /// The app's command that manages its plugins, as messages tell a user to type it (`Shop plugins`).
+    /// The app's command that manages its plugins, as messages tell a user to type it (`MyApp plugins`).
     public var command = "plugins"
     /// Seconds for which an index fetched before answers "which plugin opens this link?" for links no
     /// route matches, instead of asking the feed again at each one.

@@ -5,7 +5,7 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
     /// The ISO 4217 currency code.
     public var currency: String
 
-    /// The currency an amount is in when none is named: the shop's own.
+    /// The currency an amount is in when none is named: the app's own.
     public static let defaultCurrency = "USD"
 
     /// Creates an amount.

@@ -7,15 +7,15 @@ import Router
 @Suite struct ConcurrencyTests {
     @Test func eightReadersAndOneWriter() async throws {
         let router = Router()
-        for index in 0..<100 { try router.register("shop://stable/\(index)", owner: "t") { _ in index } }
+        for index in 0..<100 { try router.register("myapp://stable/\(index)", owner: "t") { _ in index } }
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for round in 0..<300 {
-                    let pattern = "shop://moving/\(round % 10)/:id"
+                    let pattern = "myapp://moving/\(round % 10)/:id"
                     try? router.register(pattern, owner: "writer") { _ in round }
                     _ = try router.unregister(pattern)
                     // A batch whose last route collides with a stable one: added, then withdrawn.
-                    let batch = try ["shop://batch/\(round % 10)/list", "shop://stable/\(round % 100)"].map {
+                    let batch = try ["myapp://batch/\(round % 10)/list", "myapp://stable/\(round % 100)"].map {
                         try RouteRegistration($0, owner: "writer") { _ in round }
                     }
                     #expect(throws: RouterError.self) { try router.register(batch) }
@@ -24,12 +24,12 @@ import Router
             for reader in 0..<8 {
                 group.addTask {
                     for round in 0..<300 {
-                        let value = try await router.open("shop://stable/\((round + reader) % 100)", as: Int.self)
+                        let value = try await router.open("myapp://stable/\((round + reader) % 100)", as: Int.self)
                         #expect(value == (round + reader) % 100)
-                        _ = try router.match("shop://moving/\(round % 10)/7")
-                        #expect(try router.lookup("shop://batch/\(round % 10)/list") == nil)
-                        let match = try router.lookup("shop://stable/\((round + reader) % 100)")
-                        #expect(match?.pattern.text == "shop://stable/\((round + reader) % 100)")
+                        _ = try router.match("myapp://moving/\(round % 10)/7")
+                        #expect(try router.lookup("myapp://batch/\(round % 10)/list") == nil)
+                        let match = try router.lookup("myapp://stable/\((round + reader) % 100)")
+                        #expect(match?.pattern.text == "myapp://stable/\((round + reader) % 100)")
                         _ = router.routes.count
                     }
                 }

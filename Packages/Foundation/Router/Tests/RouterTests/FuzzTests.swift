@@ -6,7 +6,7 @@ import Router
 /// RouterError, never crash. `ROUTER_FUZZ_COUNT` sets how many (`make fuzz` runs a million in release).
 @Suite struct FuzzTests {
     private static let pieces = [
-        "shop://", "SHOP://", "https://", "x://", "://", "shop:", "//", "/", "?", "#", "&", "=", "%", "%2", "%2F", "%zz", "%FF", "%C3",
+        "myapp://", "MYAPP://", "https://", "x://", "://", "myapp:", "//", "/", "?", "#", "&", "=", "%", "%2", "%2F", "%zz", "%FF", "%C3",
         "%00", "\u{0}", "+", " ", "..", ".", ":id", "<int:id>", "*", "product", "cart", "ü", "😀", "\u{FFFD}", "\n", "\\", "`", "@",
         "user:pass@", "[::1]", "a=b", "q=%E2%82", String(repeating: "a", count: 300), String(repeating: "/x", count: 50),
     ]
@@ -14,7 +14,7 @@ import Router
     private static func url(_ generator: inout SeededGenerator) -> String {
         switch generator.below(10) {
         case 0: return String(repeating: "/seg", count: generator.below(5_000)) // deep paths
-        case 1: return "shop://p/" + String(repeating: "%41", count: generator.below(3_000)) // huge inputs
+        case 1: return "myapp://p/" + String(repeating: "%41", count: generator.below(3_000)) // huge inputs
         case 2:
             let bytes = (0..<generator.below(64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             return String(decoding: bytes, as: UTF8.self) // random bytes, repaired to UTF-8
@@ -24,7 +24,7 @@ import Router
     }
 
     private static let patternPieces = [
-        "shop://", "SHOP://", "x://", "://", "shop:", "/", "//", "?", "#", "%", "%2F", "%zz", "%C3%BC", "\u{0}", "p", "Cart",
+        "myapp://", "MYAPP://", "x://", "://", "myapp:", "/", "//", "?", "#", "%", "%2F", "%zz", "%C3%BC", "\u{0}", "p", "Cart",
         ":", ":id", ":id2", ":1x", "<", ">", "<int:n>", "<uuid:u>", "<sku:s>", "<int>", "<:x>", "<int:id>", "*", "*rest", "*1",
         "ü", " ", "a-b", "_", "..",
     ]
@@ -37,7 +37,7 @@ import Router
         var accepted = 0
         for _ in 0..<count {
             // Most start like a pattern, so that most get past the scheme to the parts after it.
-            let start = generator.below(5) == 0 ? "" : generator.pick(["shop://", "SHOP://", "x://"])
+            let start = generator.below(5) == 0 ? "" : generator.pick(["myapp://", "MYAPP://", "x://"])
             let text = start + (0..<generator.below(8)).map { _ in generator.pick(Self.patternPieces) }.joined()
             let pattern: RoutePattern
             do {
@@ -81,9 +81,9 @@ import Router
     @Test func malformedURLsNeverCrashTheRouter() async throws {
         let count = Int(ProcessInfo.processInfo.environment["ROUTER_FUZZ_COUNT"] ?? "") ?? 20_000
         let router = Router()
-        try router.register("shop://product/<int:id>", owner: "t") { _ in 1 }
-        try router.register("shop://p/:name/*rest", owner: "t") { _ in 2 }
-        try router.register("shop://search/:q", owner: "t") { _ in 3 }
+        try router.register("myapp://product/<int:id>", owner: "t") { _ in 1 }
+        try router.register("myapp://p/:name/*rest", owner: "t") { _ in 2 }
+        try router.register("myapp://search/:q", owner: "t") { _ in 3 }
         router.setFallback { _ in 0 }
         var generator = SeededGenerator(state: 0xC0FFEE)
         var parsed = 0, refused = 0

@@ -24,9 +24,9 @@ private struct RejectEverything: ExternalLinkVerifier {
 @Suite struct InterceptorTests {
     private func router(timeout: Duration = .seconds(5)) throws -> Router {
         let router = Router(interceptorTimeout: timeout)
-        try router.register("shop://order/list", owner: "order", options: RouteOptions(labels: ["requires-login"])) { _ in "orders" }
-        try router.register("shop://user/login", owner: "user") { request in "login then \(request["next"] ?? "-")" }
-        try router.register("shop://product/<int:id>", owner: "product", options: RouteOptions(isPublic: true)) { request in "product \(request["id"] ?? "")" }
+        try router.register("myapp://order/list", owner: "order", options: RouteOptions(labels: ["requires-login"])) { _ in "orders" }
+        try router.register("myapp://user/login", owner: "user") { request in "login then \(request["next"] ?? "-")" }
+        try router.register("myapp://product/<int:id>", owner: "product", options: RouteOptions(isPublic: true)) { request in "product \(request["id"] ?? "")" }
         return router
     }
 
@@ -36,9 +36,9 @@ private struct RejectEverything: ExternalLinkVerifier {
         try router.addInterceptor(Recording(name: "logging", priority: 100, log: log))
         try router.addInterceptor(Recording(name: "login", priority: 50, scope: .labeled("requires-login"), log: log))
         try router.addInterceptor(Recording(name: "orders-only", priority: 10, scope: .host("order"), log: log))
-        #expect(try await router.open("shop://order/list", as: String.self) == "orders")
-        #expect(try await router.open("shop://product/1", as: String.self) == "product 1")
-        #expect(log.all == ["logging shop://order/list", "login shop://order/list", "orders-only shop://order/list", "logging shop://product/1"])
+        #expect(try await router.open("myapp://order/list", as: String.self) == "orders")
+        #expect(try await router.open("myapp://product/1", as: String.self) == "product 1")
+        #expect(log.all == ["logging myapp://order/list", "login myapp://order/list", "orders-only myapp://order/list", "logging myapp://product/1"])
         #expect(throws: RouterError.duplicateInterceptorPriority(50, name: "again", existing: "login")) {
             try router.addInterceptor(Recording(name: "again", priority: 50, log: log))
         }
@@ -52,19 +52,19 @@ private struct RejectEverything: ExternalLinkVerifier {
                 if signedIn.withLock({ $0 }) {
                     decision.proceed()
                 } else {
-                    decision.redirect(to: "shop://user/login?next=\(PercentCoding.encode(request.url.original))")
+                    decision.redirect(to: "myapp://user/login?next=\(PercentCoding.encode(request.url.original))")
                 }
             })
-        #expect(try await router.open("shop://order/list", as: String.self) == "login then shop://order/list")
+        #expect(try await router.open("myapp://order/list", as: String.self) == "login then myapp://order/list")
         signedIn.withLock { $0 = true }
-        #expect(try await router.open("shop://order/list", as: String.self) == "orders")
+        #expect(try await router.open("myapp://order/list", as: String.self) == "orders")
 
         try router.addInterceptor(
             Recording(name: "maintenance", priority: 2, scope: .host("order"), log: Recorder()) { _, decision in
                 decision.reject("orders are closed for maintenance")
             })
-        await #expect(throws: RouterError.rejected(url: "shop://order/list", interceptor: "maintenance", reason: "orders are closed for maintenance")) {
-            try await router.open("shop://order/list")
+        await #expect(throws: RouterError.rejected(url: "myapp://order/list", interceptor: "maintenance", reason: "orders are closed for maintenance")) {
+            try await router.open("myapp://order/list")
         }
     }
 
@@ -81,7 +81,7 @@ private struct RejectEverything: ExternalLinkVerifier {
                     decision.proceed()
                 }
             })
-        #expect(try await router.open("shop://product/2", as: String.self) == "product 2")
+        #expect(try await router.open("myapp://product/2", as: String.self) == "product 2")
         try await Task.sleep(for: .milliseconds(50))
         #expect(decisions.withLock { $0.first?.ignoredDecisions } == 2)
     }
@@ -95,8 +95,8 @@ private struct RejectEverything: ExternalLinkVerifier {
                 cancelled.withLock { $0 = Task.isCancelled }
             })
         let start = ContinuousClock.now
-        await #expect(throws: RouterError.interceptorTimedOut(url: "shop://product/3", interceptor: "stuck")) {
-            try await router.open("shop://product/3")
+        await #expect(throws: RouterError.interceptorTimedOut(url: "myapp://product/3", interceptor: "stuck")) {
+            try await router.open("myapp://product/3")
         }
         // Well under the interceptor's 30 s sleep, yet far from the timeout: tests running
         // alongside can keep the cooperative pool busy for seconds on a two-core machine.
@@ -108,24 +108,24 @@ private struct RejectEverything: ExternalLinkVerifier {
     @Test func externalLinksReachOnlyPublicRoutesWithAValidSignature() async throws {
         let router = try router()
         router.setWebContainer { _ in "web" }
-        await #expect(throws: RouterError.badLinkSignature(url: "shop://product/1", reason: "the app verifies no external links")) {
-            try await router.open("shop://product/1", origin: .deepLink)
+        await #expect(throws: RouterError.badLinkSignature(url: "myapp://product/1", reason: "the app verifies no external links")) {
+            try await router.open("myapp://product/1", origin: .deepLink)
         }
         router.setExternalLinkVerifier(RejectEverything())
-        await #expect(throws: RouterError.badLinkSignature(url: "shop://product/1", reason: "the link expired")) {
-            try await router.open("shop://product/1", origin: .push)
+        await #expect(throws: RouterError.badLinkSignature(url: "myapp://product/1", reason: "the link expired")) {
+            try await router.open("myapp://product/1", origin: .push)
         }
-        #expect(throws: RouterError.badLinkSignature(url: "shop://product/1", reason: "the link expired")) {
-            try router.checkSignature(ofExternalLink: "shop://product/1", origin: .push)
+        #expect(throws: RouterError.badLinkSignature(url: "myapp://product/1", reason: "the link expired")) {
+            try router.checkSignature(ofExternalLink: "myapp://product/1", origin: .push)
         }
-        #expect(try await router.open("shop://product/1", as: String.self, origin: .push, signatureChecked: true) == "product 1")
-        await #expect(throws: RouterError.notPublic(url: "shop://order/list", origin: "push"), "a checked signature does not open a private route") {
-            try await router.open("shop://order/list", origin: .push, signatureChecked: true)
+        #expect(try await router.open("myapp://product/1", as: String.self, origin: .push, signatureChecked: true) == "product 1")
+        await #expect(throws: RouterError.notPublic(url: "myapp://order/list", origin: "push"), "a checked signature does not open a private route") {
+            try await router.open("myapp://order/list", origin: .push, signatureChecked: true)
         }
         router.setExternalLinkVerifier(AcceptAll())
-        #expect(try await router.open("shop://product/1", as: String.self, origin: .webPage) == "product 1")
-        await #expect(throws: RouterError.notPublic(url: "shop://order/list", origin: "deep-link")) {
-            try await router.open("shop://order/list", origin: .deepLink)
+        #expect(try await router.open("myapp://product/1", as: String.self, origin: .webPage) == "product 1")
+        await #expect(throws: RouterError.notPublic(url: "myapp://order/list", origin: "deep-link")) {
+            try await router.open("myapp://order/list", origin: .deepLink)
         }
         await #expect(throws: RouterError.notPublic(url: "https://evil.example", origin: "deep-link")) {
             try await router.open("https://evil.example", origin: .deepLink)
@@ -135,13 +135,13 @@ private struct RejectEverything: ExternalLinkVerifier {
     @Test func degradedRoutesGoToTheWebOrAnotherRoute() async throws {
         let router = try router()
         router.setWebContainer { request in "web \(request.url.original)" }
-        let data = Data(#"{"rules": [{"pattern": "shop://product/<int:id>", "target": "https://m.shop.example/p/{id}", "reason": "broken"}]}"#.utf8)
+        let data = Data(#"{"rules": [{"pattern": "myapp://product/<int:id>", "target": "https://m.myapp.example/p/{id}", "reason": "broken"}]}"#.utf8)
         router.setDegradeTable(try DegradeTable.decode(data, source: "test"))
-        #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42")
-        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://order/list", target: "shop://product/7")]))
-        #expect(try await router.open("shop://order/list", as: String.self) == "product 7")
-        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://order/list", target: "shop://order/list")]))
-        await #expect(throws: RouterError.tooManyRedirects("shop://order/list")) { try await router.open("shop://order/list") }
+        #expect(try await router.open("myapp://product/42", as: String.self) == "web https://m.myapp.example/p/42")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "myapp://order/list", target: "myapp://product/7")]))
+        #expect(try await router.open("myapp://order/list", as: String.self) == "product 7")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "myapp://order/list", target: "myapp://order/list")]))
+        await #expect(throws: RouterError.tooManyRedirects("myapp://order/list")) { try await router.open("myapp://order/list") }
         #expect(throws: DegradeTableError.self) { try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f") }
     }
 
@@ -149,19 +149,19 @@ private struct RejectEverything: ExternalLinkVerifier {
         let router = try router()
         router.setWebContainer { request in "web \(request.url.original)" }
         let data = Data(
-            #"{"rules": [{"pattern": "shop://product/<int:productID>", "target": "https://m.shop.example/p/{id}"}], "sequence": 3, "later": true}"#.utf8)
+            #"{"rules": [{"pattern": "myapp://product/<int:productID>", "target": "https://m.myapp.example/p/{id}"}], "sequence": 3, "later": true}"#.utf8)
         let table = try DegradeTable.decode(data, source: "test")
         #expect(table.sequence == 3, "unknown fields are ignored, known ones read")
         router.setDegradeTable(table)
-        #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{id} is the registered route's name")
-        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://product/<int:productID>", target: "https://m.shop.example/p/{productID}")]))
-        #expect(try await router.open("shop://product/42", as: String.self) == "web https://m.shop.example/p/42", "{productID} is the rule's own name")
+        #expect(try await router.open("myapp://product/42", as: String.self) == "web https://m.myapp.example/p/42", "{id} is the registered route's name")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "myapp://product/<int:productID>", target: "https://m.myapp.example/p/{productID}")]))
+        #expect(try await router.open("myapp://product/42", as: String.self) == "web https://m.myapp.example/p/42", "{productID} is the rule's own name")
         let error = try #require(throws: DegradeTableError.self) {
             try DegradeTable.decode(Data(#"{"rules": [{"pattern": "bad", "target": "x"}]}"#.utf8), source: "f")
         }
         #expect(!error.description.contains(".."), "\(error)")
-        let stray = DegradeTable(rules: [.init(pattern: "shop://product/<int:id>", target: "x"), .init(pattern: "shop://nowhere/<id>", target: "y")])
-        #expect(stray.unmatchedRules(among: router.routes).map(\.pattern) == ["shop://nowhere/<id>"])
+        let stray = DegradeTable(rules: [.init(pattern: "myapp://product/<int:id>", target: "x"), .init(pattern: "myapp://nowhere/<id>", target: "y")])
+        #expect(stray.unmatchedRules(among: router.routes).map(\.pattern) == ["myapp://nowhere/<id>"])
     }
 
     @Test func theObserverHearsMissesDegradedRoutesRefusedLinksAndUnknownServices() async throws {
@@ -170,31 +170,31 @@ private struct RejectEverything: ExternalLinkVerifier {
         router.setObserver { event in seen.withLock { $0.append(event) } }
         router.setFallback { _ in "fallback" }
         router.setWebContainer { _ in "web" }
-        _ = try await router.open("shop://nothing/here")
-        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "shop://order/list", target: "shop://product/7", reason: "order is down")]))
-        _ = try await router.open("shop://order/list")
-        _ = try? await router.open("shop://order/list", origin: .deepLink)
+        _ = try await router.open("myapp://nothing/here")
+        router.setDegradeTable(DegradeTable(rules: [.init(pattern: "myapp://order/list", target: "myapp://product/7", reason: "order is down")]))
+        _ = try await router.open("myapp://order/list")
+        _ = try? await router.open("myapp://order/list", origin: .deepLink)
         _ = try? router.services.resolve(Int.self)
         #expect(
             seen.withLock { $0 } == [
-                .noRoute(url: "shop://nothing/here", origin: .inApp),
-                .degraded(url: "shop://order/list", pattern: "shop://order/list", target: "shop://product/7", reason: "order is down"),
-                .refusedExternalLink(reason: RouterError.notPublic(url: "shop://order/list", origin: "deep-link").description),
+                .noRoute(url: "myapp://nothing/here", origin: .inApp),
+                .degraded(url: "myapp://order/list", pattern: "myapp://order/list", target: "myapp://product/7", reason: "order is down"),
+                .refusedExternalLink(reason: RouterError.notPublic(url: "myapp://order/list", origin: "deep-link").description),
                 .unknownService("Int"),
             ])
     }
 
     @Test func anAppRoutesItsOwnSchemeOnly() throws {
         let router = Router()
-        router.setAllowedSchemes(["Shop"])
-        try router.register("shop://fine/:id", owner: "a") { _ in nil }
+        router.setAllowedSchemes(["MyApp"])
+        try router.register("myapp://fine/:id", owner: "a") { _ in nil }
         for pattern in ["evil://steal/:token", "https://bank.example/:page"] {
             let error = #expect(throws: RouterError.self) { try router.register(pattern, owner: "b") { _ in nil } }
             #expect(error?.code == .schemeNotAllowed)
-            #expect(error?.description.contains("it routes shop://") == true)
+            #expect(error?.description.contains("it routes myapp://") == true)
         }
         #expect(throws: RouterError.self) { try router.register([RouteRegistration(pattern: try RoutePattern(parsing: "evil://x"), owner: "c") { _ in nil }]) }
-        #expect(router.routes.map(\.pattern) == ["shop://fine/:id"])
+        #expect(router.routes.map(\.pattern) == ["myapp://fine/:id"])
     }
 
 }

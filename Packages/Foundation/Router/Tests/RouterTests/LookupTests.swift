@@ -61,13 +61,13 @@ import Router
         for _ in 0..<60 {
             let count = generator.below(4)
             let segments = (0..<count).map { _ in generator.pick(Self.patternSegments) }
-            let text = "shop://" + generator.pick(["a", "b", "B"]) + segments.map { "/" + $0.replacingOccurrences(of: " ", with: "%20") }.joined()
+            let text = "myapp://" + generator.pick(["a", "b", "B"]) + segments.map { "/" + $0.replacingOccurrences(of: " ", with: "%20") }.joined()
             guard let pattern = try? RoutePattern(parsing: text) else { continue }
             if (try? router.register(text, owner: "t") { _ in nil }) != nil { registered.append(pattern) }
         }
         for _ in 0..<3_000 {
             let count = generator.below(5)
-            var url = generator.pick(["shop", "SHOP", "x"]) + "://" + generator.pick(["a", "A", "b", "%61", ""])
+            var url = generator.pick(["myapp", "MYAPP", "x"]) + "://" + generator.pick(["a", "A", "b", "%61", ""])
             for _ in 0..<count { url += generator.pick(["/", "/", "//"]) + generator.pick(Self.urlSegments) }
             url += generator.pick(["", "", "/", "?id=1&x=%41", "#frag", "?bad=%"])
             let parsed = try? RouteURL(url)
@@ -85,31 +85,31 @@ import Router
 
     @Test func readsParametersLazilyFromTheURL() throws {
         let router = Router()
-        try router.register("shop://search/:term/*rest", owner: "search") { _ in nil }
-        let match = try #require(try router.lookup("shop://search/a%2Fb/c//d+e?term=ignored"))
+        try router.register("myapp://search/:term/*rest", owner: "search") { _ in nil }
+        let match = try #require(try router.lookup("myapp://search/a%2Fb/c//d+e?term=ignored"))
         #expect(match.parameterNames == ["term", "rest"])
         #expect(match.parameter("term") == "a/b")
         #expect(match.parameter("rest") == "c/d+e")
         #expect(match.parameter("nope") == nil)
         #expect(match.owner == "search")
-        let plain = try #require(try router.lookup("shop://search/x/y"))
+        let plain = try #require(try router.lookup("myapp://search/x/y"))
         #expect(plain.pathParameters == ["term": "x", "rest": "y"])
     }
 
     @Test func aChangedTableIsSeenByTheNextLookupAndOldMatchesStayValid() throws {
         let router = Router()
-        try router.register("shop://a/one", owner: "a") { _ in nil }
-        let before = try #require(try router.lookup("shop://a/one"))
-        try router.register("shop://a/two", owner: "a") { _ in nil }
-        #expect(try router.lookup("shop://a/two") != nil)
-        #expect(try router.unregister("shop://a/one"))
-        #expect(try router.lookup("shop://a/one") == nil)
-        #expect(before.pattern.text == "shop://a/one") // its table is kept alive by the match
-        #expect(router.canOpen("shop://a/two") && !router.canOpen("shop://a/one"))
+        try router.register("myapp://a/one", owner: "a") { _ in nil }
+        let before = try #require(try router.lookup("myapp://a/one"))
+        try router.register("myapp://a/two", owner: "a") { _ in nil }
+        #expect(try router.lookup("myapp://a/two") != nil)
+        #expect(try router.unregister("myapp://a/one"))
+        #expect(try router.lookup("myapp://a/one") == nil)
+        #expect(before.pattern.text == "myapp://a/one") // its table is kept alive by the match
+        #expect(router.canOpen("myapp://a/two") && !router.canOpen("myapp://a/one"))
     }
 
     @Test func malformedURLsThrowTheSameErrorAsParsing() {
-        for url in ["nope", "1x://a", "shop://a/%zz", "shop://a\u{0}", String(repeating: "/x", count: 40)] {
+        for url in ["nope", "1x://a", "myapp://a/%zz", "myapp://a\u{0}", String(repeating: "/x", count: 40)] {
             let parseError = Result { try RouteURL(url) }.failure
             let lookupError = Result { try Router().lookup(url) }.failure
             #expect(parseError != nil && parseError == lookupError, "\(url)")

@@ -16,28 +16,28 @@ private struct Spy: RouteInterceptor {
 }
 
 /// An App's router with the User module's sign-in route, and a plugin scope declaring `patterns`.
-private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"]) throws -> (app: Router, plugin: Router, scope: PluginScope) {
+private func appRouter(declaring patterns: [String] = ["myapp://campaign/:name"]) throws -> (app: Router, plugin: Router, scope: PluginScope) {
     let app = Router()
-    try app.register("shop://user/login/:userID", owner: "user") { _ in "sign-in" }
+    try app.register("myapp://user/login/:userID", owner: "user") { _ in "sign-in" }
     let scope = try PluginScope(owner: "campaign", patterns: patterns)
     return (app, app.narrowed(to: scope), scope)
 }
 
 @Test func aNarrowedRouterRegistersOnlyTheDeclaredPatternsAsThePlugin() throws {
     let (app, plugin, scope) = try appRouter()
-    try plugin.register("shop://campaign/:campaign", owner: "campaign") { _ in "page" }
-    #expect(app.routes.map(\.pattern).contains("shop://campaign/:campaign"), "one shape as declared: the capture name does not matter")
-    let undeclared = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/:name/more", owner: "campaign") { _ in nil } }
+    try plugin.register("myapp://campaign/:campaign", owner: "campaign") { _ in "page" }
+    #expect(app.routes.map(\.pattern).contains("myapp://campaign/:campaign"), "one shape as declared: the capture name does not matter")
+    let undeclared = #expect(throws: RouterError.self) { try plugin.register("myapp://campaign/:name/more", owner: "campaign") { _ in nil } }
     #expect(undeclared?.code == .outsidePluginScope)
     #expect(undeclared?.description.contains("which its manifest does not declare") == true)
-    let foreign = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/other", owner: "user") { _ in nil } }
+    let foreign = #expect(throws: RouterError.self) { try plugin.register("myapp://campaign/other", owner: "user") { _ in nil } }
     #expect(foreign?.description.contains("for 'user'") == true)
     #expect(scope.breaches.count == 2)
 }
 
 @Test func aNarrowedRouterNeverTakesWhatTheAppOwns() throws {
     let (app, plugin, scope) = try appRouter()
-    let unregister = #expect(throws: RouterError.self) { try plugin.unregister("shop://user/login/:userID") }
+    let unregister = #expect(throws: RouterError.self) { try plugin.unregister("myapp://user/login/:userID") }
     #expect(unregister?.description.contains("which 'user' owns") == true)
     #expect(plugin.unregisterAll(owner: "user").isEmpty)
     #expect(throws: RouterError.self) { try plugin.addInterceptor(Spy()) }
@@ -50,10 +50,10 @@ private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"])
     #expect(plugin.services.unregisterAll(owner: "user").isEmpty)
     #expect(throws: RouterError.self) { try plugin.plugins.install(points: [], definitions: [], declarations: []) }
     #expect(app.routes.map(\.owner) == ["user"], "the sign-in route is still the User module's")
-    #expect(app.canOpen("shop://user/login/alice"))
+    #expect(app.canOpen("myapp://user/login/alice"))
     #expect(
         scope.breaches == [
-            "unregister shop://user/login/:userID, which 'user' owns", "unregister the routes of 'user'", "add the interceptor 'spy'",
+            "unregister myapp://user/login/:userID, which 'user' owns", "unregister the routes of 'user'", "add the interceptor 'spy'",
             "set the fallback", "set the web container", "set the schemes routes may use", "replace the degrade table", "set the routing observer",
             "add the parameter type 'any'", "remove the services of 'user'", "install the App's plugins",
         ])
@@ -67,13 +67,13 @@ private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"])
         reported.withLock { $0.append(action) }
         app.unregisterAll(owner: "campaign")
     }
-    #expect(throws: RouterError.self) { try plugin.unregister("shop://user/login/:userID") }
-    let late = #expect(throws: RouterError.self) { try plugin.register("shop://campaign/:name", owner: "campaign") { _ in nil } }
+    #expect(throws: RouterError.self) { try plugin.unregister("myapp://user/login/:userID") }
+    let late = #expect(throws: RouterError.self) { try plugin.register("myapp://campaign/:name", owner: "campaign") { _ in nil } }
     #expect(late?.description.contains("registers while it loads, never later") == true)
     #expect(throws: RouterError.self) { try plugin.services.register(String.self, owner: "campaign", instance: "late") }
     #expect(
         reported.withLock { $0 } == [
-            "unregister shop://user/login/:userID, which 'user' owns", "register the route shop://campaign/:name after its load finished",
+            "unregister myapp://user/login/:userID, which 'user' owns", "register the route myapp://campaign/:name after its load finished",
             "provide the service String",
         ])
     #expect(app.routes.count == 1)
@@ -112,28 +112,28 @@ private func appRouter(declaring patterns: [String] = ["shop://campaign/:name"])
     let marks = Mutex<[String]>([])
     let calls = PluginCalls(enter: { marks.withLock { $0.append("enter") } }, leave: { marks.withLock { $0.append("leave") } })
     let app = Router()
-    let scope = try PluginScope(owner: "campaign", patterns: ["shop://campaign/:name"], calls: calls)
-    try app.narrowed(to: scope).register("shop://campaign/:name", owner: "campaign") { _ in
+    let scope = try PluginScope(owner: "campaign", patterns: ["myapp://campaign/:name"], calls: calls)
+    try app.narrowed(to: scope).register("myapp://campaign/:name", owner: "campaign") { _ in
         marks.withLock { $0.append("page") }
         return "page"
     }
-    _ = try await app.open("shop://campaign/winter")
+    _ = try await app.open("myapp://campaign/winter")
     #expect(marks.withLock { $0 } == ["enter", "page", "leave"])
 }
 
 @Test(arguments: [
-    ("shop://user/login/alice", "shop://user/login/:userID", true),
-    ("shop://user/:a/:b", "shop://user/login/:userID", true),
-    ("shop://USER/login/alice", "shop://user/login/:userID", true),
-    ("shop://user/*rest", "shop://user/login/:userID", true),
-    ("shop://user/*rest", "shop://user", false),
-    ("shop://user/login", "shop://user/login/:userID", false),
-    ("shop://user/logout/:id", "shop://user/login/:userID", false),
-    ("shop://product/specials", "shop://product/<int:id>", false),
-    ("shop://product/42", "shop://product/<int:id>", true),
-    ("shop://product/<uuid:id>", "shop://product/<int:id>", true),
-    ("other://user/login/alice", "shop://user/login/:userID", false),
-    ("shop://campaign/:name", "shop://user/login/:userID", false),
+    ("myapp://user/login/alice", "myapp://user/login/:userID", true),
+    ("myapp://user/:a/:b", "myapp://user/login/:userID", true),
+    ("myapp://USER/login/alice", "myapp://user/login/:userID", true),
+    ("myapp://user/*rest", "myapp://user/login/:userID", true),
+    ("myapp://user/*rest", "myapp://user", false),
+    ("myapp://user/login", "myapp://user/login/:userID", false),
+    ("myapp://user/logout/:id", "myapp://user/login/:userID", false),
+    ("myapp://product/specials", "myapp://product/<int:id>", false),
+    ("myapp://product/42", "myapp://product/<int:id>", true),
+    ("myapp://product/<uuid:id>", "myapp://product/<int:id>", true),
+    ("other://user/login/alice", "myapp://user/login/:userID", false),
+    ("myapp://campaign/:name", "myapp://user/login/:userID", false),
 ])
 func patternsOverlapWhenSomeURLMatchesBoth(_ first: String, _ second: String, _ overlap: Bool) throws {
     let router = Router()

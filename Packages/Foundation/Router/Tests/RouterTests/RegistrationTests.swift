@@ -7,11 +7,11 @@ import Testing
         try patterns.map { pattern in try RouteRegistration(pattern, owner: owner) { request in request.pattern?.text } }
     }
 
-    /// A router holding `shop://a/b/c` and `shop://a/:id`, already looked up once so a snapshot is published.
+    /// A router holding `myapp://a/b/c` and `myapp://a/:id`, already looked up once so a snapshot is published.
     private func populated() throws -> Router {
         let router = Router()
-        try router.register(routes(["shop://a/b/c", "shop://a/:id"], owner: "existing"))
-        #expect(try router.lookup("shop://a/b/c")?.owner == "existing")
+        try router.register(routes(["myapp://a/b/c", "myapp://a/:id"], owner: "existing"))
+        #expect(try router.lookup("myapp://a/b/c")?.owner == "existing")
         return router
     }
 
@@ -21,32 +21,32 @@ import Testing
 
     @Test func registersEveryRouteOfTheBatch() throws {
         let router = try populated()
-        try router.register(routes(["shop://a/b", "shop://a/<int:n>/x", "shop://z/*rest"], owner: "module"))
-        #expect(try router.lookup("shop://a/b")?.owner == "module")
-        #expect(try router.lookup("shop://a/7/x")?.parameter("n") == "7")
-        #expect(try router.lookup("shop://z/1/2")?.parameter("rest") == "1/2")
-        #expect(try router.lookup("shop://a/b/c")?.owner == "existing")
+        try router.register(routes(["myapp://a/b", "myapp://a/<int:n>/x", "myapp://z/*rest"], owner: "module"))
+        #expect(try router.lookup("myapp://a/b")?.owner == "module")
+        #expect(try router.lookup("myapp://a/7/x")?.parameter("n") == "7")
+        #expect(try router.lookup("myapp://z/1/2")?.parameter("rest") == "1/2")
+        #expect(try router.lookup("myapp://a/b/c")?.owner == "existing")
         #expect(router.routes.count == 5)
     }
 
     @Test func aShapeTakenInTheTableAddsNoneOfTheBatch() throws {
         let router = try populated()
         let before = table(router)
-        let batch = try routes(["shop://a/b", "shop://a/b/d", "shop://q/*", "shop://a/:other"], owner: "module")
+        let batch = try routes(["myapp://a/b", "myapp://a/b/d", "myapp://q/*", "myapp://a/:other"], owner: "module")
         #expect(
             throws: RouterError.duplicateRoute(
-                pattern: "shop://a/:other", owner: "module", existingPattern: "shop://a/:id", existingOwner: "existing")
+                pattern: "myapp://a/:other", owner: "module", existingPattern: "myapp://a/:id", existingOwner: "existing")
         ) {
             try router.register(batch)
         }
         #expect(table(router) == before)
-        #expect(try router.lookup("shop://a/b")?.pattern.text == "shop://a/:id")
-        #expect(try router.lookup("shop://a/b/d") == nil)
-        #expect(try router.lookup("shop://q/1") == nil)
+        #expect(try router.lookup("myapp://a/b")?.pattern.text == "myapp://a/:id")
+        #expect(try router.lookup("myapp://a/b/d") == nil)
+        #expect(try router.lookup("myapp://q/1") == nil)
         // Routes that shared nodes with the withdrawn ones still match, and the batch can be registered once fixed.
-        #expect(try router.lookup("shop://a/b/c")?.owner == "existing")
+        #expect(try router.lookup("myapp://a/b/c")?.owner == "existing")
         try router.register(Array(batch.dropLast()))
-        #expect(try router.lookup("shop://a/b/d")?.owner == "module")
+        #expect(try router.lookup("myapp://a/b/d")?.owner == "module")
     }
 
     @Test func twoRoutesOfOneShapeInTheBatchAddNone() throws {
@@ -54,34 +54,34 @@ import Testing
         let before = table(router)
         #expect(
             throws: RouterError.duplicateRoute(
-                pattern: "shop://m/:y", owner: "module", existingPattern: "shop://m/:x", existingOwner: "module")
+                pattern: "myapp://m/:y", owner: "module", existingPattern: "myapp://m/:x", existingOwner: "module")
         ) {
-            try router.register(routes(["shop://m/list", "shop://m/:x", "shop://m/:y"], owner: "module"))
+            try router.register(routes(["myapp://m/list", "myapp://m/:x", "myapp://m/:y"], owner: "module"))
         }
         #expect(table(router) == before)
-        #expect(try router.lookup("shop://m/list") == nil)
+        #expect(try router.lookup("myapp://m/list") == nil)
     }
 
     @Test func anUnknownParameterTypeAddsNoneOfTheBatch() throws {
         let router = try populated()
         let before = table(router)
         #expect(throws: RouterError.self) {
-            try router.register(routes(["shop://n/list", "shop://n/<sku:code>"], owner: "module"))
+            try router.register(routes(["myapp://n/list", "myapp://n/<sku:code>"], owner: "module"))
         }
         #expect(table(router) == before)
-        #expect(try router.lookup("shop://n/list") == nil)
+        #expect(try router.lookup("myapp://n/list") == nil)
         try router.register(parameterType: ParameterType(name: "sku") { $0.hasPrefix("SKU-") })
-        try router.register(routes(["shop://n/list", "shop://n/<sku:code>"], owner: "module"))
-        #expect(try router.lookup("shop://n/SKU-1")?.parameter("code") == "SKU-1")
+        try router.register(routes(["myapp://n/list", "myapp://n/<sku:code>"], owner: "module"))
+        #expect(try router.lookup("myapp://n/SKU-1")?.parameter("code") == "SKU-1")
     }
 
     @Test func typedRoutesRegisterInABatch() throws {
         struct Detail: Route {
-            static let pattern: RoutePattern = "shop://detail/<int:id>"
+            static let pattern: RoutePattern = "myapp://detail/<int:id>"
             var id: Int
         }
         let router = Router()
         try router.register([RouteRegistration(Detail.self, owner: "module") { detail, _ in detail.id * 2 }])
-        #expect(try router.lookup("shop://detail/21")?.pattern == Detail.pattern)
+        #expect(try router.lookup("myapp://detail/21")?.pattern == Detail.pattern)
     }
 }

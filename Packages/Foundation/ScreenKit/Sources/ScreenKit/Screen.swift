@@ -5,7 +5,7 @@ public struct Screen: Sendable, Hashable, Codable {
     /// The content, top to bottom.
     public var elements: [Element]
     /// The URL that shows this screen again as it is now, without repeating what opened it (an add to the
-    /// cart shows the cart, whose URL is `shop://cart`); nil when the screen cannot be shown again. A shell
+    /// cart shows the cart, whose URL is `myapp://cart`); nil when the screen cannot be shown again. A shell
     /// opens it when the user goes back, so a screen never shows stale state.
     public var refreshURL: String?
 

@@ -6,10 +6,10 @@ import ScreenKit
     @Test func rendersAndNumbersLinksInOrder() {
         var screen = Screen(title: "Cart")
         screen.text("2 items")
-        screen.link("Mug", "shop://product/1")
+        screen.link("Mug", "myapp://product/1")
         screen.divider()
         screen.heading("Next")
-        screen.link("Checkout", "shop://order/checkout")
+        screen.link("Checkout", "myapp://order/checkout")
         #expect(screen.links.map(\.title) == ["Mug", "Checkout"])
         #expect(
             TextRenderer().render(screen) == """
@@ -21,12 +21,12 @@ import ScreenKit
                 ## Next
                 [2] Checkout
                 """)
-        #expect(TextRenderer(showsURLs: true).render(screen).contains("[2] Checkout  <shop://order/checkout>"))
+        #expect(TextRenderer(showsURLs: true).render(screen).contains("[2] Checkout  <myapp://order/checkout>"))
     }
 
     @Test func screensRoundTripThroughCodable() throws {
         var screen = Screen(title: "T")
-        screen.link("a", "shop://a")
+        screen.link("a", "myapp://a")
         let data = try JSONEncoder().encode(screen)
         #expect(try JSONDecoder().decode(Screen.self, from: data) == screen)
     }

@@ -9,6 +9,8 @@ enum AppManifest {
     /// The block's contents (between the marker lines) for `plans`.
     static func contents(_ plans: [AppPlan], shellModules: [String], analysis: WorkspaceAnalysis, staged: [String: Component] = [:]) throws -> String {
         var text = "\n// Generated from components.yaml's `apps:` by `componentctl sync`; edit components.yaml, not this block.\n"
+        text += "// The workspace's name and the prefix of its apps' settings (components.yaml's `workspace:`).\n"
+        text += "let workspaceName = \(swiftString(analysis.workspace.name))\nlet settingsPrefix = \(swiftString(analysis.workspace.settingsPrefix))\n"
         text += "// The shell links what its sources import; each app links its components' modules on top.\n"
         text += "// swift-format-ignore\nlet shellProducts: [Target.Dependency] = [\n"
         for module in shellModules { text += "    \(try product(of: module, analysis, staged: staged)),\n" }

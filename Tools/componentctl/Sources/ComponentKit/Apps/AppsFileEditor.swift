@@ -7,8 +7,16 @@ enum AppsFileEditor {
         let document = try YAMLLoader.load(bytes, path: WorkspaceLoader.fileName)
         var insertions: [(offset: Int, text: String)] = []
         for app in apps {
-            guard case .sequence(let items, _, let flow)? = componentsList(of: app, in: document), let last = items.last else {
+            guard case .sequence(let items, let start, let flow)? = componentsList(of: app, in: document) else {
                 throw ComponentsFileEditor.refusal("app '\(app)' has no 'components:' list to add '\(component)' to")
+            }
+            guard let last = items.last else {
+                // An empty list is written `[]`: the component goes inside the brackets.
+                guard flow, let bracket = bytes[start.offset...].firstIndex(of: UInt8(ascii: "[")) else {
+                    throw ComponentsFileEditor.refusal("app '\(app)' has no 'components:' list to add '\(component)' to")
+                }
+                insertions.append((bracket + 1, component))
+                continue
             }
             let end = ComponentsFileEditor.end(of: last, in: bytes)
             if flow {

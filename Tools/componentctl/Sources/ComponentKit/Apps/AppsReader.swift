@@ -29,7 +29,7 @@ extension SchemaReader {
     private mutating func readApp(_ key: YAMLScalar, _ node: YAMLNode, byName: [String: Component], topLayer: String) -> AppDeclaration? {
         let name = key.value
         guard name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
-            error(at: key.start, "app name '\(name)' is not lower kebab case", fix: "name it like 'shop-lite': lowercase letters, digits and single dashes")
+            error(at: key.start, "app name '\(name)' is not lower kebab case", fix: "name it like 'my-app': lowercase letters, digits and single dashes")
             return nil
         }
         let keys: Set<String> = ["product", "components", "missing", "setting-files", "degrade", "settings", "paths"]
@@ -37,7 +37,7 @@ extension SchemaReader {
         var valid = true
         let product = fields["product"].flatMap { string($0, "apps.\(name).product") } ?? upperCamelCase(name)
         if product.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil {
-            error(at: fields["product"]?.start ?? key.start, "product '\(product)' of app '\(name)' is no Swift identifier", fix: "write it like 'ShopLite'")
+            error(at: fields["product"]?.start ?? key.start, "product '\(product)' of app '\(name)' is no Swift identifier", fix: "write it like 'MyApp'")
             valid = false
         } else if Self.reservedProducts.contains(product) || byName.values.contains(where: { $0.folderName.lowercased() == product.lowercased() }) {
             error(

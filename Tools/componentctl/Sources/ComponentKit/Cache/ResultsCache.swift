@@ -4,7 +4,7 @@ import Synchronization
 
 /// What is recorded of a passed job: enough to say where a skipped result came from.
 public struct PassedResult: Codable, Sendable, Equatable {
-    /// The job: a component, `app shop`, a step of `make test`.
+    /// The job: a component, `app my-app`, a step of `make test`.
     public var job: String
     /// `test`, or `step` for a command of `componentctl cached`.
     public var action: String

@@ -59,7 +59,7 @@ struct DegradeTableCheck {
                 findings.append(
                     Diagnostic(
                         path: path, line: line, column: column, message: "degrade rule pattern '\(pattern)' is not a route pattern: \(problem)",
-                        fix: "write the pattern as the route registers it, like 'shop://product/<int:id>'", rule: "degrade-table"))
+                        fix: "write the pattern as the route registers it, like 'myapp://product/<int:id>'", rule: "degrade-table"))
                 continue
             }
             guard !shapes.contains(RouteShape.of(pattern)) else { continue }

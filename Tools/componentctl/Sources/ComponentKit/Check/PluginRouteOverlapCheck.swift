@@ -1,5 +1,5 @@
 /// A runtime plugin's route must match no URL that a route of another component matches: a literal
-/// `shop://user/login/alice` in a plugin would answer alice's sign-in link instead of the User module
+/// `myapp://user/login/alice` in a plugin would answer alice's sign-in link instead of the User module
 /// (a literal beats a parameter), and a wider pattern would be shadowed in turn. The App refuses such a
 /// plugin at load as well, and `plugin publish` refuses it against the feed's other plugins.
 struct PluginRouteOverlapCheck {

@@ -91,7 +91,7 @@ public enum RouteShape {
         guard let separator = pattern.range(of: "://"), case let scheme = pattern[..<separator.lowerBound],
             let first = scheme.first, first.isASCII, first.isLetter,
             scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return "it has no scheme; write it like 'shop://product/:id'" }
+        else { return "it has no scheme; write it like 'myapp://product/:id'" }
         let rest = pattern[separator.upperBound...]
         if rest.contains("?") || rest.contains("#") { return "a pattern has no query or fragment" }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)

@@ -82,6 +82,17 @@ public final class GitRepository {
         workdir = URL(fileURLWithPath: String(cString: path)).standardizedFileURL
     }
 
+    /// Makes `folder` a new, empty git repository (no commit), like `git init`.
+    public static func initialize(at folder: URL) throws {
+        git_libgit2_init()
+        defer { git_libgit2_shutdown() }
+        var repository: OpaquePointer?
+        guard git_repository_init(&repository, folder.path, 0) == 0 else {
+            throw GitError(message: "Cannot make '\(folder.path)' a git repository: \(lastError())")
+        }
+        git_repository_free(repository)
+    }
+
     /// The working tree of the git repository that holds `folder` (or the nearest existing folder above it), if any:
     /// the nearest folder upwards with a `.git` entry (a folder, or the file of a worktree or submodule), whoever owns it.
     public static func workTree(containing folder: URL) -> URL? {

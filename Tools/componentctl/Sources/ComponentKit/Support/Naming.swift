@@ -17,7 +17,7 @@ public func kebabCase(_ name: String) -> String {
     return result
 }
 
-/// Turns a kebab-case name into a type-like one: `shop-lite` -> `ShopLite`.
+/// Turns a kebab-case name into a type-like one: `my-app` -> `MyApp`.
 public func upperCamelCase(_ name: String) -> String {
     name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
 }

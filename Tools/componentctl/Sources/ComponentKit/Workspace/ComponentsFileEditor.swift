@@ -4,7 +4,39 @@ public enum ComponentsFileEditor {
     /// The file's bytes with `field` of `component` set to `value` (added after the last field when absent).
     public static func setting(_ field: String, to value: String, of component: String, in workspace: Workspace) throws -> [UInt8] {
         let (entries, flow) = try fields(of: component, in: workspace)
+        return try setting(field, to: value, in: entries, flow: flow, of: component, bytes: workspace.fileBytes)
+    }
+
+    /// The file's bytes with `workspace.<field>` set to `value` (added after the last field when absent).
+    public static func settingWorkspace(_ field: String, to value: String, in workspace: Workspace) throws -> [UInt8] {
+        let (entries, flow) = try workspaceFields(of: workspace)
+        return try setting(field, to: value, in: entries, flow: flow, of: "workspace", bytes: workspace.fileBytes)
+    }
+
+    /// The file's bytes without `workspace.<field>` (unchanged when it is absent).
+    public static func removingWorkspace(_ field: String, in workspace: Workspace) throws -> [UInt8] {
+        let (entries, flow) = try workspaceFields(of: workspace)
+        return try removing(field, in: entries, flow: flow, of: "workspace", bytes: workspace.fileBytes)
+    }
+
+    /// The file's bytes with the value of the top-level `key` (a block, on the lines after the key) replaced by
+    /// `lines`; the key's own line and the comments above it stay.
+    public static func replacingBlock(_ key: String, with lines: String, in workspace: Workspace) throws -> [UInt8] {
+        guard case .mapping(let top, _, _) = workspace.document, let entry = top.first(where: { $0.key.value == key }) else {
+            throw refusal("it has no top-level '\(key):'")
+        }
         var bytes = workspace.fileBytes
+        guard let keyLineEnd = bytes[entry.key.end.offset...].firstIndex(of: UInt8(ascii: "\n")) else { throw refusal("'\(key):' ends the file") }
+        let valueEnd = end(of: entry.value, in: bytes)
+        let end = max(keyLineEnd + 1, bytes[valueEnd...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count)
+        bytes.replaceSubrange(entry.key.start.offset..<end, with: Array("\(key):\n\(lines)".utf8))
+        return bytes
+    }
+
+    private static func setting(
+        _ field: String, to value: String, in entries: [(key: YAMLScalar, value: YAMLNode)], flow: Bool, of component: String, bytes: [UInt8]
+    ) throws -> [UInt8] {
+        var bytes = bytes
         if let existing = entries.first(where: { $0.key.value == field }) {
             guard case .scalar(let scalar) = existing.value else { throw refusal("\(component).\(field) is not a single value") }
             let range = valueRange(of: scalar, in: bytes)
@@ -37,22 +69,27 @@ public enum ComponentsFileEditor {
     /// The file's bytes without `field` of `component` (unchanged when it is absent).
     public static func removing(_ field: String, of component: String, in workspace: Workspace) throws -> [UInt8] {
         let (entries, flow) = try fields(of: component, in: workspace)
-        guard let index = entries.firstIndex(where: { $0.key.value == field }), case .scalar(let value) = entries[index].value else {
-            return workspace.fileBytes
-        }
-        var bytes = workspace.fileBytes
+        return try removing(field, in: entries, flow: flow, of: component, bytes: workspace.fileBytes)
+    }
+
+    private static func removing(
+        _ field: String, in entries: [(key: YAMLScalar, value: YAMLNode)], flow: Bool, of component: String, bytes: [UInt8]
+    ) throws -> [UInt8] {
+        guard let index = entries.firstIndex(where: { $0.key.value == field }) else { return bytes }
+        let value = entries[index].value
+        var bytes = bytes
         let key = entries[index].key
         if flow {
             let start = bytes[..<key.start.offset].lastIndex(of: UInt8(ascii: index == 0 ? "{" : ",")).map { index == 0 ? $0 + 1 : $0 } ?? key.start.offset
-            var end = value.end.offset
+            var end = end(of: value, in: bytes)
             if index == 0, let comma = bytes[end...].firstIndex(where: { $0 != UInt8(ascii: " ") }), bytes[comma] == UInt8(ascii: ",") { end = comma + 1 }
             bytes.removeSubrange(start..<end)
             return bytes
         }
         guard entries.count > 1 else { throw refusal("cannot remove the only field of '\(component)'") }
         let lineStart = bytes[..<key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        let lineEnd = bytes[value.end.offset...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
-        bytes.removeSubrange(lineStart..<lineEnd)
+        let lineEnd = bytes[end(of: value, in: bytes)...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+        bytes.removeSubrange(commentStart(above: lineStart, indent: key.start.offset - lineStart, in: bytes)..<lineEnd)
         return bytes
     }
 
@@ -201,6 +238,28 @@ public enum ComponentsFileEditor {
     private static func closing(_ bracket: UInt8?, after offset: Int, in bytes: [UInt8]) -> Int {
         guard let bracket else { return offset }
         return bytes[offset...].firstIndex(of: bracket).map { $0 + 1 } ?? offset
+    }
+
+    /// Where the comment lines right above the line at `lineStart` begin (`lineStart` when there are none):
+    /// lines of only a comment, indented by `indent` like the field they describe, which go with it.
+    private static func commentStart(above lineStart: Int, indent: Int, in bytes: [UInt8]) -> Int {
+        var start = lineStart
+        while start > 0 {
+            let previous = bytes[..<(start - 1)].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            let line = bytes[previous..<(start - 1)]
+            guard line.count > indent, line.prefix(indent).allSatisfy({ $0 == UInt8(ascii: " ") }), line[previous + indent] == UInt8(ascii: "#") else { break }
+            start = previous
+        }
+        return start
+    }
+
+    private static func workspaceFields(of workspace: Workspace) throws -> ([(key: YAMLScalar, value: YAMLNode)], Bool) {
+        guard case .mapping(let top, _, _) = workspace.document,
+            case .mapping(let entries, _, let flow)? = top.first(where: { $0.key.value == "workspace" })?.value
+        else {
+            throw refusal("it has no 'workspace:' mapping")
+        }
+        return (entries, flow)
     }
 
     private static func fields(of component: String, in workspace: Workspace) throws -> ([(key: YAMLScalar, value: YAMLNode)], Bool) {

@@ -133,7 +133,7 @@ public struct Workspace: Sendable {
     /// The URL every app opens first and its `home` command opens (`workspace.start`); nil: a list of the app's routes.
     public var start: String?
     /// What the apps' environment variables start with (`workspace.settings-prefix`; default: the name's
-    /// letters and digits in capitals): `SHOP` gives `SHOP_DATA_DIR`.
+    /// letters and digits in capitals): `NOTES` gives `NOTES_DATA_DIR`.
     public var settingsPrefix = "APP"
     /// The name of the apps' data folder under `~/.local/share` (`workspace.data-folder`; default: the scheme).
     public var dataFolder = "app"
@@ -142,6 +142,9 @@ public struct Workspace: Sendable {
     /// Files and folders every component's build reads besides its packages (`workspace.inputs`: a shared
     /// `.xcconfig`, a toolchain file, scripts a build runs), relative to the root.
     public var inputs: [String] = []
+    /// The sample's own files and folders (`workspace.sample`), relative to the root: what `componentctl create`
+    /// leaves out of a new workspace besides the top layer's components and the apps' folders.
+    public var sample: [String] = []
     /// The `Package.resolved` that governs the external packages' versions (`workspace.lock`; default: the root's).
     public var lock = "Package.resolved"
     /// Folders a build makes, with the inputs that make them (`generated:`), relative to the root.

@@ -87,14 +87,18 @@ struct SchemaReader {
         var scheme = "app"
         var ciImage: String?
         var inputs: [String] = []
+        var sample: [String] = []
         var lock: String?
         var start: String?
         var settingsPrefix: String?
         var dataFolder: String?
         if let node = top["workspace"],
-            let workspace = mapping(node, "workspace", keys: ["name", "scheme", "start", "settings-prefix", "data-folder", "ci-image", "inputs", "lock"])
+            let workspace = mapping(
+                node, "workspace", keys: ["name", "scheme", "start", "settings-prefix", "data-folder", "ci-image", "inputs", "lock", "sample"])
         {
             inputs = workspace["inputs"].flatMap { inputPaths($0, "workspace.inputs") } ?? []
+            // A sample already deleted is no error: `create` only leaves out what is there.
+            sample = workspace["sample"].flatMap { inputPaths($0, "workspace.sample", mustExist: false) } ?? []
             lock = workspace["lock"].flatMap { inputPaths(.sequence([$0], start: $0.start, flow: true), "workspace.lock")?.first }
             name = workspace["name"].flatMap { string($0, "workspace.name") } ?? name
             scheme = workspace["scheme"].flatMap { string($0, "workspace.scheme") } ?? scheme
@@ -181,6 +185,7 @@ struct SchemaReader {
         workspace.settingsPrefix = settingsPrefix ?? Workspace.settingsPrefix(forName: name)
         workspace.dataFolder = dataFolder ?? Workspace.dataFolder(forScheme: scheme)
         workspace.inputs = inputs
+        workspace.sample = sample
         if let lock { workspace.lock = lock }
         if let node = top["generated"], let folders = mapping(node, "generated", keys: nil) {
             for (folder, value) in folders.scalarEntries {

@@ -5,8 +5,8 @@ public import Foundation
 public struct DegradeTable: Sendable, Equatable, Codable {
     /// One switched route.
     public struct Rule: Sendable, Equatable, Codable {
-        /// The route's pattern, such as `shop://order/<int:id>`: it matches the registered route of the same
-        /// shape, whatever its parameters are called (`shop://order/<int:orderID>` is the same route).
+        /// The route's pattern, such as `myapp://order/<int:id>`: it matches the registered route of the same
+        /// shape, whatever its parameters are called (`myapp://order/<int:orderID>` is the same route).
         public var pattern: String
         /// Where to go instead: an `https://` page or another app URL; `{name}` takes the value of the
         /// parameter `name` of this rule's pattern (or of the registered route's, which sits at the same place).

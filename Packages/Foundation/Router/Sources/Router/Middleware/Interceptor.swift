@@ -18,7 +18,7 @@ public enum InterceptorScope: Sendable, Hashable {
     case all
     /// Routes registered with this label.
     case labeled(String)
-    /// Routes under this host (`order` for `shop://order/...`).
+    /// Routes under this host (`order` for `myapp://order/...`).
     case host(String)
 
     func applies(to request: RouteRequest) -> Bool {

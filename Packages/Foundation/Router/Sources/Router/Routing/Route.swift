@@ -5,10 +5,10 @@
 ///
 /// ```swift
 /// public struct ProductDetail: Route {
-///     public static let pattern: RoutePattern = "shop://product/<int:id>"
+///     public static let pattern: RoutePattern = "myapp://product/<int:id>"
 ///     public var id: Int
 /// }
-/// let url = try ProductDetail(id: 7).url()   // "shop://product/7"
+/// let url = try ProductDetail(id: 7).url()   // "myapp://product/7"
 /// ```
 public protocol Route: Codable, Sendable {
     /// The pattern this route is registered under.

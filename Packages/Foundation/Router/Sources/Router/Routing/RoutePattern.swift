@@ -1,4 +1,4 @@
-/// A route pattern such as `shop://product/<int:id>`, parsed into segments.
+/// A route pattern such as `myapp://product/<int:id>`, parsed into segments.
 ///
 /// Segment syntax: a literal (`list`), a parameter (`:id`), a typed parameter (`<int:id>`,
 /// `<uuid:token>` or a custom type), or a trailing wildcard (`*` or `*rest`) that takes one or
@@ -36,7 +36,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
 
     private static func validate(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) throws {
         func fail(_ reason: String) -> RouterError { .invalidPattern(text, reason: reason) }
-        guard let schemeEnd = schemeEnd(bytes) else { throw fail("it has no scheme; write it like 'shop://product/:id'") }
+        guard let schemeEnd = schemeEnd(bytes) else { throw fail("it has no scheme; write it like 'myapp://product/:id'") }
         let scheme = ByteRange(start: 0, end: schemeEnd)
         guard URLLayout.isValidScheme(bytes, scheme) else { throw fail("'\(bytes.string(scheme))' is not a valid scheme") }
         try withParts(of: bytes) { parts in

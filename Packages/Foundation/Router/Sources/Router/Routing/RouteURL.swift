@@ -6,9 +6,9 @@
 /// splitting (so `%2F` stays inside its segment) and `+` in a path stays `+`; in the query,
 /// `+` means a space, as in HTML forms.
 public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
-    /// The lower-cased scheme, such as `shop` or `https`.
+    /// The lower-cased scheme, such as `myapp` or `https`.
     public let scheme: String
-    /// The lower-cased host: the first level of a business URL (`product` in `shop://product/7`).
+    /// The lower-cased host: the first level of a business URL (`product` in `myapp://product/7`).
     public let host: String
     /// The percent-decoded path segments after the host, without empty ones.
     public let segments: [String]
@@ -97,7 +97,7 @@ public struct RouteURL: Sendable, Hashable, CustomStringConvertible {
         case .containsNUL:
             .invalidURL(text, reason: "it contains a NUL character")
         case .noScheme:
-            .invalidURL(text, reason: "it has no scheme; write it like 'shop://product/7'")
+            .invalidURL(text, reason: "it has no scheme; write it like 'myapp://product/7'")
         case .invalidScheme(let range):
             .invalidURL(text, reason: "'\(bytes.string(range))' is not a valid scheme (a letter, then letters, digits, '+', '-' or '.')")
         }

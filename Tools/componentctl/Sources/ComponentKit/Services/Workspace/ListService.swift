@@ -42,6 +42,12 @@ public enum ListService {
         public var linked: [String]
         /// What a link to each left-out feature does: `not-in-app` or a web address.
         public var missing: [String: String]
+        /// What the variables of its settings start with (`workspace.settings-prefix`): `NOTES` reads `NOTES_LOG`.
+        public var settingsPrefix = ""
+        /// The scheme of its routes (`workspace.scheme`).
+        public var scheme = ""
+        /// Its first screen (`workspace.start`), if any.
+        public var start: String?
     }
 
     /// The apps of `analysis`, in components.yaml order.
@@ -55,7 +61,8 @@ public enum ListService {
             let names = linked[app.name] ?? []
             return AppRow(
                 name: app.name, product: app.product, components: app.componentNames,
-                linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: missing)
+                linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: missing,
+                settingsPrefix: analysis.workspace.settingsPrefix, scheme: analysis.workspace.scheme, start: analysis.workspace.start)
         }
     }
 

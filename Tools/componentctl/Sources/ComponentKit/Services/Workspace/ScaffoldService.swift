@@ -60,7 +60,7 @@ public enum ScaffoldService {
         // A feature in the house style opens routes and screens; a repository without the template's router gets plain packages.
         let router = workspace.component(named: "router")
         let screens = workspace.component(named: "screen-kit")
-        let isFeature = isTop && router != nil && screens != nil
+        let isFeature = isRoutedFeature(in: workspace, layer: layer)
         let suffixes =
             isFeature
             ? ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"]
@@ -133,6 +133,12 @@ public enum ScaffoldService {
             FileManager.default.contents(atPath: workspace.folder(of: component).appendingPathComponent("Package.swift").path).map { Array($0) }
         }
         return ManifestStyle(of: manifests)
+    }
+
+    /// Whether a new component of `layer` is a feature in the house style (routes, screens, a demo): the top
+    /// layer's, in a workspace with the template's router and screens.
+    static func isRoutedFeature(in workspace: Workspace, layer: String) -> Bool {
+        workspace.rules.layers.first == layer && workspace.component(named: "router") != nil && workspace.component(named: "screen-kit") != nil
     }
 
     static func checkName(_ name: String) throws {

@@ -279,7 +279,7 @@ struct FixtureError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A feed served over HTTP on loopback by `Fixtures/feed_server.py`, misbehaving as `mode` says; stopped by `stop()`.
+/// A feed served over HTTP on loopback by `Tests/AppTests/Fixtures/feed_server.py`, misbehaving as `mode` says; stopped by `stop()`.
 final class FeedServer: Sendable {
     let process: Process
     let url: String
@@ -288,7 +288,7 @@ final class FeedServer: Sendable {
     let log: URL
 
     init(_ feed: URL, mode: String = "ok") throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/feed_server.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/feed_server.py").standardized
         log = FileManager.default.temporaryDirectory.appendingPathComponent("feed-requests-\(UUID().uuidString).log")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
