@@ -52,13 +52,13 @@ struct AppCommandLine: ParsableCommand {
         /// A link lives a year at most: an expiry must stay a date the verifier can read back.
         static let longestLifetime: Double = 366 * 86_400
         @Argument(help: "The link to sign.") var url: String
-        @Option(help: "Seconds the link stays valid, at most a year (31622400).") var lifetime: Double = 3600
+        @Option(help: "Seconds the link stays valid, from 1 to a year (31622400).") var lifetime: Double = 3600
         @Flag(help: "The link opens once.") var once = false
         @Option(help: "The private key file (else the LINK_SIGNING_KEY setting).") var key: String?
 
         func validate() throws {
-            guard lifetime > 0, lifetime <= Self.longestLifetime else {
-                throw ValidationError("--lifetime takes a number of seconds above 0 and at most a year (31622400)")
+            guard lifetime >= 1, lifetime <= Self.longestLifetime else {
+                throw ValidationError("--lifetime takes a number of seconds from 1 to a year (31622400)")
             }
         }
     }

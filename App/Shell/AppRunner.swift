@@ -60,7 +60,7 @@ public struct AppRunner: Sendable {
     }
 
     private func execute(_ arguments: [String]) async -> AppExit {
-        // It may come anywhere, as it always could: the profile is the run's, not one command's.        // Before a lone `--`, which ends the options: after it, the word is an argument.
+        // It may come anywhere before a lone `--` (after it, the word is an argument): the profile is the run's, not one command's.
         let options = arguments.prefix { $0 != "--" }
         let profiling = options.contains("--profile-startup") || !["0", nil].contains(settings[.profile])
         let command: any ParsableCommand
@@ -73,7 +73,12 @@ public struct AppRunner: Sendable {
                 errorOutput(message.text + "\n")
                 return .usage
             }
-            output(message.text + "\n" + (helpTopic(in: arguments) == nil ? Self.moreHelp(settings) : ""))
+            let topic = helpTopic(in: arguments)
+            if let topic, !AppCommandLine.configuration.subcommands.contains(where: { $0._commandName == topic }) {
+                errorOutput("error: '\(topic)' is no command of \(app.product); '\(app.product) help' lists them.\n")
+                return .usage
+            }
+            output(message.text + "\n" + (topic == nil ? Self.moreHelp(settings) : ""))
             return .ok
         }
         if let sign = command as? AppCommandLine.Sign { return self.sign(sign) }

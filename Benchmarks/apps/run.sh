@@ -4,7 +4,7 @@
 #     app, which is the anchor: an app of fewer components builds less;
 #   - the incremental build after a change to one source file of a component every app contains (a
 #     comment line appended, so the compiler sees new bytes; the file is restored at the end);
-#   - `componentctl run --focus COMPONENT` (FOCUS, default: cart) from a cold build folder against the
+#   - `componentctl run --focus COMPONENT` (FOCUS, default: the first app's first) from a cold build folder against the
 #     first app's cold build and run: working on one component inside a real shell.
 # Timings report ratios against the anchor measured in this run; they follow the machine's load, so
 # nothing fails on them.
@@ -65,13 +65,12 @@ if [ -n "$shared" ]; then
   done
 fi
 
-focus=${FOCUS:-cart}
+# The first app's first component, unless FOCUS names another.
+focus=${FOCUS:-$("$tool" list --apps --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["components"][0])')}
 echo "== run --focus $focus from a cold build folder, against $anchor built cold and run"
 rm -rf "$root/.build/componentctl/focus-$focus"
-# Each run gets an empty data folder: its variable carries the workspace's settings prefix, which the
-# anchor's help names (no componentctl command prints it).
-data_dir=$("$scratch/$anchor/debug/$anchor_product" help | awk '!found && $1 ~ /^[A-Z][A-Z0-9_]*_DATA_DIR$/ { print $1; found = 1 }')
-[ -n "$data_dir" ] || { echo "apps-bench: '$anchor_product help' names no <PREFIX>_DATA_DIR setting"; exit 1; }
+# Each run gets an empty data folder: its variable carries the workspace's settings prefix.
+data_dir=$("$tool" list --apps --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["settingsPrefix"] + "_DATA_DIR")')
 start=$(now)
 env "$data_dir=$(mktemp -d)" "$tool" run --focus "$focus" -- help >/dev/null
 focused=$(seconds "$start" "$(now)")

@@ -23,10 +23,8 @@ start=$(awk '/^workspace:/ { inside = 1; next } /^[^ #]/ { inside = 0 } inside &
 echo "== $product in release"
 swift build -c release --product "$product" --scratch-path .build-bench-host 2>&1 | tail -1
 app=$PWD/.build-bench-host/release/$product
-# A data folder of its own, not the user's: its variable carries the workspace's settings prefix, which the
-# app's help names (no componentctl command prints it).
-data_dir=$("$app" help | awk '!found && $1 ~ /^[A-Z][A-Z0-9_]*_DATA_DIR$/ { print $1; found = 1 }')
-[ -n "$data_dir" ] || { echo "startup-bench: '$product help' names no <PREFIX>_DATA_DIR setting"; exit 1; }
+# A data folder of its own, not the user's: its variable carries the workspace's settings prefix.
+data_dir=$("$tool" list --apps --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["settingsPrefix"] + "_DATA_DIR")')
 export "$data_dir=$work/data"
 "$app" open "$start" >/dev/null # the database exists from here on, as on a user's machine
 

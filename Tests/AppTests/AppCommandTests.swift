@@ -49,5 +49,8 @@ import Testing
         let openHelp = try app.run(["open", "--help"])
         #expect(openHelp.status == 0 && openHelp.output.contains("USAGE: \(product) open [--external] <url>"))
         #expect(try app.run(["help", "open"]).output == openHelp.output)
+        let unknown = try app.run(["help", "frobnicate"])
+        #expect(unknown.status == 2 && unknown.error.contains("'frobnicate' is no command of \(product)"), "\(unknown.error)")
+        #expect(try app.run(["sign", "--lifetime", "0.5", "x://y"]).status == 2, "a link lives a second at least")
     }
 }

@@ -202,6 +202,22 @@ import TestSupport
         #expect(try state(scratch) == before)
     }
 
+    @Test func anAppWhoseComponentsAnswerNoRouteOfTheStartIsReportedWhereTheStartIsSet() throws {
+        let scratch = try twoApps()
+        try scratch.replace(in: "components.yaml", "  scheme: lib ", with: "  start: lib://book/7?page=2\n  scheme: lib ")
+        let found = try tool(scratch, "check-layers")
+        #expect(found.status == 1)
+        let lines = found.output.split(separator: "\n").filter { $0.contains("[start-route]") }
+        #expect(
+            lines == [
+                "components.yaml:5:10: error: app 'shelf-only' opens workspace.start 'lib://book/7?page=2' first, but none of its components has "
+                    + "a route that matches it. Fix: add the component whose route it is to the app's components, or set workspace.start to a route "
+                    + "of the app [start-route]"
+            ], "\(found.output)")
+        try scratch.replace(in: "components.yaml", "  start: lib://book/7?page=2\n", with: "  start: lib://book/seven\n")
+        #expect(try tool(scratch, "check-layers").output.split(separator: "\n").filter { $0.contains("[start-route]") }.count == 2, "no int, no route")
+    }
+
     @Test func theClosedAppCheckFindsEveryUseOfALeftOutProviderAtItsPlace() throws {
         let scratch = try Scratch.fixture()
         try scratch.declareApps("  shelf-only:\n    components: [shelf]\n")
@@ -244,6 +260,17 @@ import TestSupport
         try scratch.replace(
             in: "components.yaml", "    components: [shelf]\n    missing:\n      reader: not-in-app\n", with: "    components: [shelf, reader]\n")
         #expect(try !tool(scratch, "check-layers").output.contains("[closed-app]"))
+
+        // With the provider gone from the workspace, its interface's links lead nowhere in any app.
+        try scratch.replace(in: "components.yaml", "    components: [shelf, reader]\n", with: "    components: [shelf]\n")
+        try scratch.replace(
+            in: "components.yaml", "  reader:\n    path: Packages/Business/Reader\n    layer: business\n    interface: reader-interface\n    version: 1.0.0\n",
+            with: "")
+        let orphaned = try tool(scratch, "check-layers").output
+        #expect(
+            orphaned.contains(
+                "\(shelf)Links.swift:3:17: error: app 'shelf-only' contains 'shelf', which opens ReaderRoute.Book (reader-interface) here, "
+                    + "but no component of the workspace implements reader-interface"), "\(orphaned)")
     }
 
     @Test func listGraphAndStatusKnowApps() throws {
@@ -384,7 +411,7 @@ import TestSupport
         #expect(removed.status == 0, "\(removed.error)")
         #expect(removed.output.contains("The app reading no longer contains it."), "\(removed.output)")
         #expect(removed.output.contains("The `missing:` of shelf-only named it and no longer does: such links now say \"Page not found\"."))
-        #expect(try scratch.read("components.yaml").hasSuffix("apps:\n  shelf-only:\n    components: [shelf]\n    missing:\n  reading:\n    components:\n"))
+        #expect(try scratch.read("components.yaml").hasSuffix("apps:\n  shelf-only:\n    components: [shelf]\n  reading:\n    components:\n"))
         #expect(try tool(scratch, "sync", "--check").status == 0)
         #expect(try tool(scratch, "check-layers").status == 0)
         #expect(try scratch.read("App/reading/GeneratedApp.swift").contains("modules: {\n                [\n                ]\n            },"))

@@ -58,6 +58,30 @@ import TestSupport
         #expect(try entries(beside: scratch) == ["Notes", "library"], "no folder left beside it")
     }
 
+    @Test func theBaselineLosesTheEntriesOfTheSampleAndXcodeAppsLeftOutGoToo() throws {
+        let scratch = try template()
+        // A finding in the sample, accepted by the baseline, and an Xcode app whose project is the sample's.
+        try scratch.write("Packages/Business/Shelf/Sources/Shelf/Extra.swift", "import Values\n")
+        try scratch.write("Samples/Library.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{}\n")
+        try scratch.write(
+            "components.yaml",
+            try scratch.read("components.yaml")
+                + "\nchecks:\n  baseline: componentctl-baseline.json\n\n# The Xcode app.\nxcode-apps:\n  Library:\n    project: Samples/Library.xcodeproj\n    components: [shelf]\n"
+        )
+        let baseline = scratch.root.appendingPathComponent("componentctl-baseline.json").path
+        #expect(try ToolProcess.run(["check-layers", "--write-baseline", baseline, "--root", scratch.root.path]).status == 0)
+        let accepted = try ToolProcess.run(["check-layers", "--root", scratch.root.path])
+        #expect(accepted.status == 0, "\(accepted.output)\(accepted.error)")
+        try scratch.commitAll("a baseline and an Xcode app")
+        let folder = target(beside: scratch)
+        let result = try ToolProcess.run(["create", folder.path, "--name", "Notes", "--root", scratch.root.path])
+        #expect(result.status == 0, "\(result.error)")
+        let checked = try ToolProcess.run(["check-layers", "--root", folder.path])
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
+        #expect(try !Scratch(root: folder).read("components.yaml").contains("xcode-apps"))
+        #expect(try !Scratch(root: folder).read("componentctl-baseline.json").contains("Shelf"))
+    }
+
     @Test func aFolderInTheWayOrABadNameIsRefusedAndNothingIsMade() throws {
         let scratch = try template()
         let taken = target(beside: scratch, "Taken")
@@ -78,6 +102,16 @@ import TestSupport
         }
         #expect(try String(contentsOf: taken.appendingPathComponent("notes.txt"), encoding: .utf8) == "mine\n")
         #expect(try entries(beside: scratch) == ["Taken", "library"])
+    }
+
+    @Test func aFolderGitIgnoresInsideTheWorkspaceMayHoldTheNewOne() throws {
+        let scratch = try template()
+        let folder = scratch.root.appendingPathComponent(".build/checks/Notes")
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try ToolProcess.run(["create", folder.path, "--name", "Notes", "--root", scratch.root.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".build").path), "the workspace's own builds are not copied")
+        #expect(try scratch.git("status", "--porcelain").isEmpty)
     }
 
     @Test func aFailureHalfwayLeavesNoFolderAndAnEmptyTargetAsItWas() throws {
@@ -102,9 +136,19 @@ import TestSupport
         #expect(made.status == 2, "still refused: the App imports the shelf")
         try scratch.write("App/main.swift", "print(\"Library\")\n")
         try scratch.commitAll("the App alone")
+        // What a killed run left (its process gone) goes at the next run; a folder of another name stays.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let parent = scratch.root.deletingLastPathComponent()
+        for name in [".Empty.creating-\(ended.processIdentifier)", ".Empty.creating-mine"] {
+            try FileManager.default.createDirectory(at: parent.appendingPathComponent(name + "/half"), withIntermediateDirectories: true)
+        }
         let placed = try ToolProcess.run(["create", empty.path, "--name", "Notes", "--root", scratch.root.path])
         #expect(placed.status == 0, "an empty folder is filled: \(placed.error)")
         #expect(FileManager.default.fileExists(atPath: empty.appendingPathComponent("components.yaml").path))
+        #expect(try entries(beside: scratch) == [".Empty.creating-mine", "Empty", "library"])
     }
 
     /// What must hold for any workspace made from this one (the tool never asserts what its components are):

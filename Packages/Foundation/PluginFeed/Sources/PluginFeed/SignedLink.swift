@@ -22,6 +22,8 @@ public struct LinkSigner: Sendable {
     /// accepts a single time.
     public func sign(_ url: String, lifetime: TimeInterval, once: Bool = false) throws -> String {
         guard !url.contains("#") else { throw LinkSignatureError.fragment }
+        let query = URLComponents(string: url)?.queryItems?.map(\.name) ?? []
+        guard !query.contains(where: ["exp", "once", "kid", "sig"].contains) else { throw LinkSignatureError.signedAlready }
         let expiry = Int((clock().timeIntervalSince1970 + lifetime).rounded(.up))
         var message = url + (url.contains("?") ? "&" : "?") + "exp=\(expiry)"
         if once { message += "&once=" + (0..<16).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPadded(2) }.joined() }
@@ -109,6 +111,8 @@ public enum LinkSignatureError: Error, Sendable, Equatable, CustomStringConverti
     case replayed
     /// A link to sign with a `#fragment` (it would not survive the trip).
     case fragment
+    /// A link to sign that carries a signature's items already (`exp`, `once`, `kid` or `sig`).
+    case signedAlready
 
     public var description: String {
         switch self {
@@ -119,6 +123,7 @@ public enum LinkSignatureError: Error, Sendable, Equatable, CustomStringConverti
         case .expired: "it has expired"
         case .replayed: "it opens once, and it was opened before"
         case .fragment: "a link to sign has no #fragment"
+        case .signedAlready: "it is signed already (it has exp=, once=, kid= or sig=): sign the link without them"
         }
     }
 }

@@ -63,14 +63,19 @@ enum AppsFileEditor {
                 }
                 touched.append(app.name)
             }
-            for absence in app.missing where components.contains(absence.component) {
-                guard case .mapping(let entries, _, false)? = field("missing", of: app.name, in: workspace.document),
-                    let entry = entries.first(where: { $0.key.value == absence.component })
-                else {
-                    throw ComponentsFileEditor.refusal("the 'missing:' of app '\(app.name)' is no block mapping; take '\(absence.component)' out of it by hand")
+            if let absent = app.missing.first(where: { components.contains($0.component) }) {
+                guard let (key, value) = entry("missing", of: app.name, in: workspace.document), case .mapping(let entries, _, false) = value else {
+                    throw ComponentsFileEditor.refusal("the 'missing:' of app '\(app.name)' is no block mapping; take '\(absent.component)' out of it by hand")
                 }
-                ranges.append(lines(entry.key.start.offset, ComponentsFileEditor.end(of: entry.value, in: bytes), in: bytes))
-                if !leftOut.contains(app.name) { leftOut.append(app.name) }
+                // The last entries out take the key with them: an empty `missing:` says nothing.
+                if entries.allSatisfy({ components.contains($0.key.value) }) {
+                    ranges.append(lines(key.start.offset, ComponentsFileEditor.end(of: value, in: bytes), in: bytes))
+                } else {
+                    for entry in entries where components.contains(entry.key.value) {
+                        ranges.append(lines(entry.key.start.offset, ComponentsFileEditor.end(of: entry.value, in: bytes), in: bytes))
+                    }
+                }
+                leftOut.append(app.name)
             }
         }
         return (merged(ranges), touched, leftOut)
@@ -96,10 +101,12 @@ enum AppsFileEditor {
 
     private static func componentsList(of app: String, in document: YAMLNode?) -> YAMLNode? { field("components", of: app, in: document) }
 
-    private static func field(_ name: String, of app: String, in document: YAMLNode?) -> YAMLNode? {
+    private static func field(_ name: String, of app: String, in document: YAMLNode?) -> YAMLNode? { entry(name, of: app, in: document)?.value }
+
+    private static func entry(_ name: String, of app: String, in document: YAMLNode?) -> (key: YAMLScalar, value: YAMLNode)? {
         guard case .mapping(let top, _, _)? = document, case .mapping(let apps, _, _)? = top.first(where: { $0.key.value == "apps" })?.value,
             case .mapping(let fields, _, _)? = apps.first(where: { $0.key.value == app })?.value
         else { return nil }
-        return fields.first { $0.key.value == name }?.value
+        return fields.first { $0.key.value == name }
     }
 }

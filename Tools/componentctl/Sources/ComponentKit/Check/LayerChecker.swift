@@ -45,6 +45,7 @@ public struct LayerChecker: Sendable {
         findings += routeCollisions()
         findings += PluginChecks(analysis: analysis, catalog: PluginCatalog(analysis)).findings()
         findings += ClosedAppCheck(analysis: analysis).findings()
+        findings += StartRouteCheck(analysis: analysis).findings()
         findings += DegradeTableCheck(analysis: analysis).findings()
         findings += RootPackageCheck(analysis: analysis).findings()
         findings += InterfaceBehaviourCheck(analysis: analysis).findings()

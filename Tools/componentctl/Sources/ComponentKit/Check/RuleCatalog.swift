@@ -22,6 +22,7 @@ public enum RuleCatalog {
         "route-scheme": "A component's route uses a scheme other than the workspace's.",
         "test-support-in-production": "A production target depends on an interface's test-support fakes.",
         "closed-app": "An app contains a component that uses a service whose provider the app leaves out.",
+        "start-route": "An app opens `workspace.start` first, but none of its components has a route that matches it.",
         "plugin-depends-on-host": "A plugin depends on the implementation of the feature it extends.",
         "plugin-depends-on-plugin": "A plugin depends on another plugin.",
         "plugin-depends-on-implementation": "A plugin depends on a business implementation.",

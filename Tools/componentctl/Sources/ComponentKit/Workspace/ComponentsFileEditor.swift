@@ -33,6 +33,17 @@ public enum ComponentsFileEditor {
         return bytes
     }
 
+    /// The file's bytes without the top-level `key`, its value and the comment lines right above it.
+    public static func removingTopLevel(_ key: String, in workspace: Workspace) throws -> [UInt8] {
+        guard case .mapping(let top, _, _) = workspace.document, let entry = top.first(where: { $0.key.value == key }) else { return workspace.fileBytes }
+        var bytes = workspace.fileBytes
+        let lineStart = bytes[..<entry.key.start.offset].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let valueEnd = end(of: entry.value, in: bytes)
+        let lineEnd = bytes[valueEnd...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+        bytes.removeSubrange(commentStart(above: lineStart, indent: 0, in: bytes)..<lineEnd)
+        return bytes
+    }
+
     private static func setting(
         _ field: String, to value: String, in entries: [(key: YAMLScalar, value: YAMLNode)], flow: Bool, of component: String, bytes: [UInt8]
     ) throws -> [UInt8] {

@@ -28,7 +28,8 @@ public enum CreateService {
         try check(options, scheme: scheme)
         let target = folder.standardizedFileURL
         try checkTarget(target, source: source)
-        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).creating-\(UUID().uuidString.prefix(8))")
+        removeAbandonedStaging(for: target)
+        let staging = target.deletingLastPathComponent().appendingPathComponent(stagingPrefix(for: target) + "\(getpid())")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         var placed = false
         defer { if !placed { try? FileManager.default.removeItem(at: staging) } }
@@ -40,6 +41,7 @@ public enum CreateService {
         // A workspace with apps gets one of the new name; one without (an adopted repository) gets none.
         let app = source.apps.isEmpty ? nil : kebabCase(options.name)
         try dropPins(in: staging)
+        try dropXcodeApps(of: source, in: staging)
         try rename(staging, name: options.name, scheme: scheme, app: app)
         if !sample.isEmpty {
             let context = try VersionedWorkspace(WorkspaceLoader.load(root: staging))
@@ -59,6 +61,10 @@ public enum CreateService {
         let created = try WorkspaceLoader.load(root: staging)
         let start = ScaffoldService.isRoutedFeature(in: created, layer: top) ? "\(scheme)://\(options.feature.lowercased())" : nil
         if let start { try edit(staging) { try ComponentsFileEditor.settingWorkspace("start", to: start, in: $0) } }
+        // The baseline's entries about the sample's files match nothing any more: they go, as --update-baseline drops them.
+        if created.checks.baseline != nil {
+            _ = try CheckLayersService.run(try WorkspaceLoader.load(root: staging), options: CheckLayersService.Options(updateBaseline: true))
+        }
         let synced = try SyncService.sync(try VersionedWorkspace(WorkspaceLoader.load(root: staging)), check: false)
         guard synced.status == .ok else { return synced }
         try place(staging, at: target)
@@ -75,6 +81,20 @@ public enum CreateService {
                 + "and none of its sample (\(sample.count) components of the layer \(top)\(source.sample.isEmpty ? "" : ", \(source.sample.count) paths of workspace.sample")).\n"
                 + "Next:\n" + next.map { "  \($0)\n" }.joined(),
             errors: starter.errors)
+    }
+
+    /// The name of the folder beside `target` a run puts the workspace together in, before its process id.
+    private static func stagingPrefix(for target: URL) -> String { ".\(target.lastPathComponent).creating-" }
+
+    /// Deletes what a run killed before it could clean up left beside `target`: folders of this command's
+    /// naming whose process is gone.
+    private static func removeAbandonedStaging(for target: URL) {
+        let parent = target.deletingLastPathComponent()
+        let prefix = stagingPrefix(for: target)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     /// Refuses a name, scheme or feature name the new workspace cannot take.
@@ -96,7 +116,8 @@ public enum CreateService {
     private static func checkTarget(_ target: URL, source: Workspace) throws {
         let root = source.root.standardizedFileURL.resolvingSymlinksInPath().path
         let parent = target.deletingLastPathComponent().resolvingSymlinksInPath().path
-        if parent == root || parent.hasPrefix(root + "/") || target.path == root {
+        // Inside the workspace it would become part of it, unless git ignores the place (a build folder).
+        if parent == root || parent.hasPrefix(root + "/") || target.path == root, !isIgnored(target, in: source) {
             throw ToolError(
                 "'\(target.path)' is inside the workspace \(source.name) at \(root); a new workspace lives beside it: componentctl create ../\(target.lastPathComponent) ...",
                 status: .usage)
@@ -108,6 +129,13 @@ public enum CreateService {
         guard FileStatus.isRealFolder(target), (try FileManager.default.contentsOfDirectory(atPath: target.path)).isEmpty else {
             throw ToolError("'\(target.path)' already exists and is not an empty folder; name a new folder, or an empty one.", status: .usage)
         }
+    }
+
+    private static func isIgnored(_ target: URL, in source: Workspace) -> Bool {
+        guard let repository = try? GitRepository(containing: source.root), let path = repository.relativePath(of: target.resolvingSymlinksInPath()),
+            !path.isEmpty
+        else { return false }
+        return (try? repository.isIgnored(path + "/")) ?? false
     }
 
     /// Copies the files of `source` that git tracks or would track, without the sample's own files and the apps' folders.
@@ -171,6 +199,19 @@ public enum CreateService {
         for component in workspace.components where component.pin != nil {
             try edit(staging) { try ComponentsFileEditor.removing("pin", of: component.name, in: $0) }
         }
+    }
+
+    /// Xcode apps whose project stays behind (in the sample) go from the new workspace: all of them, since
+    /// their block is edited whole; one whose project is copied makes the command refuse.
+    private static func dropXcodeApps(of source: Workspace, in staging: URL) throws {
+        guard !source.xcodeApps.isEmpty else { return }
+        let copied = source.xcodeApps.filter { FileStatus.exists(staging.appendingPathComponent($0.project)) }
+        guard copied.count == source.xcodeApps.count || copied.isEmpty else {
+            throw ToolError(
+                "The Xcode apps \(copied.map(\.name).joined(separator: ", ")) would come along, and the others not: list every Xcode project under "
+                    + "workspace.sample, or none. Nothing was created.", status: .usage)
+        }
+        if copied.isEmpty { try edit(staging) { try ComponentsFileEditor.removingTopLevel("xcode-apps", in: $0) } }
     }
 
     /// Gives the workspace its name and scheme, and one app of that name in place of the template's apps.
