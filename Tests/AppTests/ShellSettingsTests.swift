@@ -2,6 +2,7 @@ import Foundation
 import Router
 import ScreenKit
 import Shell
+import Synchronization
 import Testing
 
 /// An app of the shell's own, so these tests hold whatever features the workspace has: one module with
@@ -99,4 +100,11 @@ enum ShellFixture {
         #expect(shown.status == 0)
         #expect(shown.output.contains("It has no route yet: add a feature with 'componentctl new'."), "\(shown.output)")
     }
+}
+
+/// Collects what a runner writes.
+final class Recorder: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ text: String) { lines.withLock { $0.append(text) } }
+    var text: String { lines.withLock { $0.joined() } }
 }

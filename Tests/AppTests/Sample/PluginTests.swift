@@ -117,10 +117,3 @@ private struct EvilModule: AppModule {
             "module disabled module=evil reason=it failed to register: Route 'evil://steal/:token' of 'evil' uses a scheme this app does not route"))
     #expect(output.text.contains("evil") && output.text.contains("DISABLED"))
 }
-
-/// Collects what a runner writes.
-final class Recorder: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ text: String) { lines.withLock { $0.append(text) } }
-    var text: String { lines.withLock { $0.joined() } }
-}
