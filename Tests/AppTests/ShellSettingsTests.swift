@@ -6,14 +6,16 @@ import Synchronization
 import Testing
 
 /// An app of the shell's own, so these tests hold whatever features the workspace has: one module with
-/// two routes, under the prefix `NOTES` and the data folder `notes`.
+/// two routes, under the prefix `NOTES` and the data folder `notes` (ShellFixtureModules.swift adds more).
 enum ShellFixture {
+    /// The list of notes, internal; a note's page, public (a link from outside may open it).
     struct NotesModule: AppModule {
         let name = "notes"
 
         func register(in context: ModuleContext) throws {
-            for pattern in ["myapp://notes", "myapp://notes/<int:id>"] {
-                try context.router.register(pattern, owner: name) { _ in Screen(title: "Notes", elements: [.text("Your notes.")]) }
+            try context.router.register("myapp://notes", owner: name) { _ in Screen(title: "Notes", elements: [.text("Your notes.")]) }
+            try context.router.register("myapp://notes/<int:id>", owner: name, options: RouteOptions(isPublic: true)) { request in
+                Screen(title: "Note \(request.pathParameters["id"] ?? "?")", elements: [.text("One of your notes.")])
             }
         }
     }

@@ -59,7 +59,7 @@ public enum CreateService {
             try WorkspaceLoader.load(root: staging), name: options.feature, layer: top, interface: true, apps: app.map { [$0] } ?? [])
         // A feature in the house style (the workspace has the router and screens) opens a route: the app starts there.
         let created = try WorkspaceLoader.load(root: staging)
-        let start = ScaffoldService.isRoutedFeature(in: created, layer: top) ? "\(scheme)://\(options.feature.lowercased())" : nil
+        let start = ScaffoldService.isRoutedFeature(in: created, layer: top) ? "\(scheme)://\(Templates.host(of: options.feature))" : nil
         if let start { try edit(staging) { try ComponentsFileEditor.settingWorkspace("start", to: start, in: $0) } }
         // The baseline's entries about the sample's files match nothing any more: they go, as --update-baseline drops them.
         if created.checks.baseline != nil {

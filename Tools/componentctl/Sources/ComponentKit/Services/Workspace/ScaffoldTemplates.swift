@@ -5,7 +5,10 @@ struct Templates {
     /// The tools version and `platforms:` the repository's own manifests use, which a plain package follows.
     var style = ManifestStyle()
 
-    private var host: String { name.lowercased() }
+    private var host: String { Self.host(of: name) }
+
+    /// The host of the first route a feature named `name` opens: `<scheme>://<host>`.
+    static func host(of name: String) -> String { name.lowercased() }
     private var component: String { kebabCase(name) }
 
     func business(router: String, screens: String, interface: String) -> [String: String] {
