@@ -30,7 +30,7 @@ struct AppCommandLine: ParsableCommand {
     /// Sends one of the app's own lifecycle events.
     struct Event: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sends one of the app's own lifecycle events (see 'status').")
-        @Argument(help: "The event's name, like cart.synced.") var name: String
+        @Argument(help: "The event's name, like sync.finished.") var name: String
         @Argument(help: "Values the event carries, as KEY=VALUE.") var values: [String] = []
 
         func validate() throws {

@@ -73,7 +73,7 @@ struct InteractiveShell {
         case "event":
             let parts = command.split(separator: " ").dropFirst().map(String.init)
             guard let name = parts.first, let values = try? AppRunner.values(Array(parts.dropFirst())) else {
-                return runner.output("'event' takes an event name and KEY=VALUE pairs, like: event cart.synced items=3\n")
+                return runner.output("'event' takes an event name and KEY=VALUE pairs, like: event sync.finished items=3\n")
             }
             do {
                 try await app.modules.context.lifecycle.send(LifecycleEvent.Kind(name), values)

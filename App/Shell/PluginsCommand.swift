@@ -48,12 +48,12 @@ struct PluginsCommand {
             case .install(let plugin):
                 let parts = plugin.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 guard let id = parts.first, PluginID.isValid(id), parts.count == 1 || PluginVersion(parts[1]) != nil else {
-                    return usage("install takes a plugin id and optionally @VERSION, like campaign or campaign@1.2.0")
+                    return usage("install takes a plugin id and optionally @VERSION, like banner or banner@1.2.0")
                 }
                 let result = try await manager.install(id, version: parts.count == 2 ? parts[1] : nil)
                 runner.output(Self.describe(result))
             case .update(let id):
-                if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like campaign, or none for every installed plugin") }
+                if let id, !PluginID.isValid(id) { return usage("update takes a plugin id, like banner, or none for every installed plugin") }
                 guard try id != nil || !manager.installed().isEmpty else {
                     runner.output("No runtime plugins are installed. '\(runner.app.product) plugins available' lists the feed's.\n")
                     return .ok
@@ -62,7 +62,7 @@ struct PluginsCommand {
                 runner.output(results.isEmpty ? "Everything is up to date.\n" : results.map(describe).joined())
             case .remove(let id):
                 guard PluginID.isValid(id) else {
-                    return usage("remove takes a plugin id, like campaign ('\(runner.app.product) plugins list' shows them)")
+                    return usage("remove takes a plugin id, like banner ('\(runner.app.product) plugins list' shows them)")
                 }
                 try manager.remove(id)
                 runner.output("Removed \(id).\n")

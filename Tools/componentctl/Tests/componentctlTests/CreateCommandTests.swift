@@ -82,13 +82,61 @@ import TestSupport
         #expect(try !Scratch(root: folder).read("componentctl-baseline.json").contains("Shelf"))
     }
 
+    @Test func linksArePipesTrackedIgnoredFilesAndInnerRepositoriesAreHandledAsGitSeesThem() throws {
+        let scratch = try template()
+        let outside = scratch.root.deletingLastPathComponent().appendingPathComponent("shared.md")
+        let guide = "# Shared\n<!-- sample -->\nabout the sample\n<!-- /sample -->\n"
+        try Data(guide.utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(atPath: scratch.root.appendingPathComponent("docs/shared.md").path, withDestinationPath: "../../shared.md")
+        try scratch.write("docs/windows.md", "Kept.\r\n<!-- sample -->\r\nGone.\r\n<!-- /sample -->\r\n")
+        try scratch.write("Package.resolved", "{}\n")
+        try scratch.write(".gitignore", ".build/\n*.log\nPackage.resolved\n")
+        try scratch.git("add", "-f", "Package.resolved", ".gitignore", "docs")
+        try scratch.commitAll("a link, CRLF, a forced file")
+        try scratch.write("Vendor/Inner/README.md", "inner\n")
+        try scratch.run("/usr/bin/git", ["-C", "Vendor/Inner", "init", "-q"])
+        #expect(mkfifo(scratch.root.appendingPathComponent("pipe").path, 0o600) == 0)
+        let folder = target(beside: scratch)
+        let result = try ToolProcess.run(["create", folder.path, "--name", "MyHTTPApp", "--feature", "Start", "--root", scratch.root.path], timeout: 60)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try String(contentsOf: outside, encoding: .utf8) == guide, "a link's target outside is not written through")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.appendingPathComponent("docs/shared.md").path) == "../../shared.md")
+        #expect(try Scratch(root: folder).read("docs/windows.md") == "Kept.\r\n")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.resolved").path), "tracked, though ignored")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Vendor/Inner").path))
+        #expect(result.error.contains("note: Vendor/Inner is a repository of its own"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("pipe").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Packages/Business/Reader").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Packages/Interfaces").path) == ["StartInterface"])
+        #expect(try WorkspaceLoader.load(root: folder).name == "MyHTTPApp")
+    }
+
+    @Test func aMarkerLeftOpenOrNamesThatCannotBuildAreRefusedBeforeAnythingIsMade() throws {
+        let scratch = try template()
+        let folder = target(beside: scratch)
+        for (arguments, message) in [
+            (["--name", "Foundation"], "--name Foundation would name the app's product after a module of the toolchain"),
+            (["--name", "Routing"], "a target of component 'routing'"),
+            (["--name", "Notes", "--scheme", "https"], "--scheme 'https' belongs to the web"),
+            (["--name", "N" + String(repeating: "o", count: 70)], "use at most 64"),
+            (["--name", "Notes", "--feature", "Kit"], "--feature Kit would make the module Kit, which is a target of component 'kit'"),
+        ] {
+            let result = try ToolProcess.run(["create", folder.path] + arguments + ["--root", scratch.root.path])
+            #expect(result.status == 2 && result.error.contains(message), "\(arguments): \(result.error)")
+        }
+        try scratch.write("docs/open.md", "Kept.\n<!-- sample -->\nthe rest\n")
+        let open = try ToolProcess.run(["create", folder.path, "--name", "Notes", "--root", scratch.root.path])
+        #expect(open.status == 2 && open.error.contains("docs/open.md:2: '<!-- sample -->' is never closed"), "\(open.error)")
+        #expect(try entries(beside: scratch) == ["library"])
+    }
+
     @Test func aFolderInTheWayOrABadNameIsRefusedAndNothingIsMade() throws {
         let scratch = try template()
         let taken = target(beside: scratch, "Taken")
         try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: false)
         try Data("mine\n".utf8).write(to: taken.appendingPathComponent("notes.txt"))
         let cases: [(arguments: [String], message: String)] = [
-            ([taken.path, "--name", "Notes"], "'\(taken.path)' already exists and is not an empty folder"),
+            ([taken.path, "--name", "Notes"], "'\(taken.path)' is not empty"),
             ([scratch.root.appendingPathComponent("Notes").path, "--name", "Notes"], "is inside the workspace Library"),
             ([target(beside: scratch).path, "--name", "notes"], "--name 'notes' is no workspace name"),
             ([target(beside: scratch).path, "--name", "Notes", "--scheme", "No Scheme"], "--scheme 'No Scheme' is no URL scheme"),
@@ -136,19 +184,22 @@ import TestSupport
         #expect(made.status == 2, "still refused: the App imports the shelf")
         try scratch.write("App/main.swift", "print(\"Library\")\n")
         try scratch.commitAll("the App alone")
-        // What a killed run left (its process gone) goes at the next run; a folder of another name stays.
+        // What a killed run left in the folder (its process gone) goes at the next run; a running one's stays.
         let ended = Process()
         ended.executableURL = URL(fileURLWithPath: "/bin/true")
         try ended.run()
         ended.waitUntilExit()
-        let parent = scratch.root.deletingLastPathComponent()
-        for name in [".Empty.creating-\(ended.processIdentifier)", ".Empty.creating-mine"] {
-            try FileManager.default.createDirectory(at: parent.appendingPathComponent(name + "/half"), withIntermediateDirectories: true)
-        }
+        try FileManager.default.createDirectory(
+            at: empty.appendingPathComponent(".componentctl-create-\(ended.processIdentifier)/half"), withIntermediateDirectories: true)
+        let busy = target(beside: scratch, "Busy")
+        try FileManager.default.createDirectory(
+            at: busy.appendingPathComponent(".componentctl-create-\(ProcessInfo.processInfo.processIdentifier)"), withIntermediateDirectories: true)
+        #expect(try ToolProcess.run(["create", busy.path, "--name", "Notes", "--root", scratch.root.path]).error.contains("is not empty"))
         let placed = try ToolProcess.run(["create", empty.path, "--name", "Notes", "--root", scratch.root.path])
         #expect(placed.status == 0, "an empty folder is filled: \(placed.error)")
         #expect(FileManager.default.fileExists(atPath: empty.appendingPathComponent("components.yaml").path))
-        #expect(try entries(beside: scratch) == [".Empty.creating-mine", "Empty", "library"])
+        #expect(try entries(beside: scratch) == ["Busy", "Empty", "library"])
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: empty.path).contains { $0.hasPrefix(".componentctl-create-") })
     }
 
     /// What must hold for any workspace made from this one (the tool never asserts what its components are):

@@ -117,7 +117,7 @@ import TestSupport
             of: #"(?s)  ribbon:\n.*?\n\n  shelf-interface:"#, with: "\n  shelf-interface:", options: .regularExpression)
         #expect(
             try scratch.read("components.yaml") == expected
-                + "\n# Which plugins each extension point gets, in order.\n\napps:\n  reading-room:\n    components: [shelf, reader]\n")
+                + "\n\napps:\n  reading-room:\n    components: [shelf, reader]\n", "the section goes with its comment")
         #expect(result.output.contains("The app reading-room no longer contains them."))
         #expect(try tool(scratch, "check-layers").status == 0)
     }

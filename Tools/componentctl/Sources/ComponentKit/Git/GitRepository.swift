@@ -494,6 +494,14 @@ public final class GitRepository {
         return try? submodule.headCommit()
     }
 
+    /// Whether the index holds the file at `path` (relative to the working tree), ignored by the rules or not.
+    public func isTracked(_ path: String) throws -> Bool {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "read the index")
+        defer { git_index_free(index) }
+        return git_index_get_bypath(index, path, 0) != nil
+    }
+
     /// Whether the file at `path` (relative to the working tree) is unknown to git: untracked or ignored.
     public func isUntracked(_ path: String) throws -> Bool {
         var flags: UInt32 = 0

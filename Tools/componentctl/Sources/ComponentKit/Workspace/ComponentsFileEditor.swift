@@ -167,7 +167,9 @@ public enum ComponentsFileEditor {
             }
         }
         if emptied == points.count, let last = points.last {
-            return [lines(section.key.start.offset, end(of: last.value, in: bytes))]
+            // The whole section goes, with the comment that explains it.
+            let whole = lines(section.key.start.offset, end(of: last.value, in: bytes))
+            return [commentStart(above: whole.lowerBound, indent: 0, in: bytes)..<whole.upperBound]
         }
         return ranges
     }
@@ -177,7 +179,7 @@ public enum ComponentsFileEditor {
 
     /// The file's bytes with component entries added at the end of `components:`. An empty `components: {}`, an empty
     /// `components:` and a file without the section are opened up in block style; entries written in flow style are refused.
-    static func addingComponents(in workspace: Workspace, _ entries: Entries) throws -> [UInt8] {
+    static func addingComponents(in workspace: Workspace, layer: String? = nil, _ entries: Entries) throws -> [UInt8] {
         var bytes = workspace.fileBytes
         guard case .mapping(let top, _, false) = workspace.document, let section = top.first(where: { $0.key.value == "components" }) else {
             let separator = bytes.isEmpty || bytes.last == UInt8(ascii: "\n") ? "" : "\n"
@@ -197,7 +199,7 @@ public enum ComponentsFileEditor {
         case .scalar(let scalar) where scalar.value.isEmpty:
             insertion = section.key.end.offset
         default:
-            let (offset, text) = try componentsInsertion(in: workspace, entries)
+            let (offset, text) = try componentsInsertion(in: workspace, layer: layer, entries)
             bytes.insert(contentsOf: Array(text.utf8), at: offset)
             return bytes
         }
@@ -207,9 +209,10 @@ public enum ComponentsFileEditor {
         return bytes
     }
 
-    /// Where entries go in a block-style `components:` of block-style entries (after the last one's last line), and their
-    /// text, indented like the others.
-    static func componentsInsertion(in workspace: Workspace, _ entries: Entries) throws -> (offset: Int, text: String) {
+    /// Where entries go in a block-style `components:` of block-style entries, and their text, indented like the
+    /// others: after the last component of `layer` or a layer above it (so a feature does not land under the
+    /// foundation's heading), else before the first component and the comment above it; without a layer, after the last.
+    static func componentsInsertion(in workspace: Workspace, layer: String? = nil, _ entries: Entries) throws -> (offset: Int, text: String) {
         guard case .mapping(let top, _, _) = workspace.document, let section = top.first(where: { $0.key.value == "components" }) else {
             throw ToolError("components.yaml has no components: section; add one.", status: .usage)
         }
@@ -222,7 +225,21 @@ public enum ComponentsFileEditor {
             fieldIndent = String(repeating: " ", count: first.start.column - 1)
         }
         let text = entries(keyIndent, fieldIndent)
-        let end = end(of: last.value, in: bytes)
+        var after = last
+        if let layer {
+            let rank = workspace.rules.rank(of: layer)
+            let above = components.last { entry in workspace.component(named: entry.key.value).map { workspace.rules.rank(of: $0.layer) <= rank } ?? false }
+            guard let above else {
+                let first = components[0].key.start.offset
+                let lineStart = bytes[..<first].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+                // Above the blank lines that set the first component and its comment apart, which then set the new ones apart.
+                var start = commentStart(above: lineStart, indent: first - lineStart, in: bytes)
+                while start > 1, bytes[start - 1] == UInt8(ascii: "\n"), bytes[start - 2] == UInt8(ascii: "\n") { start -= 1 }
+                return (start, text)
+            }
+            after = above
+        }
+        let end = end(of: after.value, in: bytes)
         if let newline = bytes[end...].firstIndex(of: UInt8(ascii: "\n")) { return (newline + 1, text) }
         return (bytes.count, "\n" + text)
     }

@@ -3,8 +3,8 @@ public import Foundation
 /// What is at a path, looked at without following a link there (`lstat`): what the tool must know
 /// before it removes or replaces anything.
 public enum FileStatus {
-    /// What an entry of a folder is, as the folder itself records it.
-    enum EntryKind { case folder, link, other }
+    /// What an entry of a folder is, as the folder itself records it: `other` is a pipe, socket or device.
+    enum EntryKind { case folder, file, link, other }
 
     /// The entries of `folder` (without `.` and `..`) with their kinds, read from the folder (`readdir`'s entry type) and
     /// only where it does not say, from `lstat`; none when it cannot be read.
@@ -19,10 +19,16 @@ public enum FileStatus {
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_DIR): kind = .folder
             case Int32(DT_LNK): kind = .link
+            case Int32(DT_REG): kind = .file
             case Int32(DT_UNKNOWN):
                 var status = stat()
                 guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
-                kind = status.st_mode & S_IFMT == S_IFDIR ? .folder : status.st_mode & S_IFMT == S_IFLNK ? .link : .other
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: kind = .folder
+                case S_IFLNK: kind = .link
+                case S_IFREG: kind = .file
+                default: kind = .other
+                }
             default: kind = .other
             }
             entries.append((name, kind))

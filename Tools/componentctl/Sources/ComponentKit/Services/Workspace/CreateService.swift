@@ -22,19 +22,42 @@ public enum CreateService {
     }
 
     /// Makes the workspace `options` describe in `folder` (new, or empty) from `source`. Nothing is left
-    /// behind when it fails: the workspace is put together in a folder beside `folder` and renamed into place.
+    /// behind when it fails: the workspace is put together in a hidden folder inside `folder` and moved into
+    /// place at the end; a folder the command made goes again.
     public static func create(from source: Workspace, into folder: URL, options: Options) throws -> CommandResult {
         let scheme = options.scheme ?? options.name.lowercased()
         try check(options, scheme: scheme)
+        try refuseModuleClashes(options, in: source)
         let target = folder.standardizedFileURL
-        try checkTarget(target, source: source)
-        removeAbandonedStaging(for: target)
-        let staging = target.deletingLastPathComponent().appendingPathComponent(stagingPrefix(for: target) + "\(getpid())")
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        try checkTarget(target, source: source, name: options.name)
+        let made = !FileStatus.exists(target)
+        if made { try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false) }
+        let staging = target.appendingPathComponent(stagingPrefix + "\(getpid())")
         var placed = false
-        defer { if !placed { try? FileManager.default.removeItem(at: staging) } }
+        defer {
+            if !placed { try? FileManager.default.removeItem(at: made ? target : staging) }
+        }
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        var copy = try FrameworkCopy(of: source)
+        try copy.copy(to: staging)
+        let result = try assemble(staging, from: source, options: options, scheme: scheme)
+        try place(staging, in: target)
+        placed = true
+        return describe(result, in: target, from: source, options: options, leftRepositories: copy.repositories)
+    }
 
-        try copyFramework(of: source, to: staging)
+    /// What `assemble` made.
+    private struct Assembled {
+        var app: String?
+        var start: String?
+        var sample: [Component]
+        var top: String
+        var warnings: String
+    }
+
+    /// Turns the copy in `staging` into the new workspace: a repository, no pins, the new name and app, no
+    /// sample, the starter feature, a baseline without the sample's entries, synced.
+    private static func assemble(_ staging: URL, from source: Workspace, options: Options, scheme: String) throws -> Assembled {
         try GitRepository.initialize(at: staging)
         let top = source.rules.layers.first ?? ""
         let sample = source.components.filter { $0.layer == top }
@@ -47,87 +70,161 @@ public enum CreateService {
             let context = try VersionedWorkspace(WorkspaceLoader.load(root: staging))
             do {
                 _ = try RemoveService.remove(context, names: sample.map(\.name), keepFiles: true)
-            } catch let error as ToolError {
+            } catch let error as ToolError where error.message.contains("still import") || error.message.contains("depend on") {
                 throw ToolError(
                     "The framework still uses the sample, so a workspace without it would not build. \(error.message)\n"
                         + "Make those files independent of the layer \(top), or list them under workspace.sample (they are then left out). "
                         + "Nothing was created.", status: error.exitStatus)
             }
         }
-        for path in sample.map(\.path) { try? FileManager.default.removeItem(at: staging.appendingPathComponent(path)) }
-        let starter = try ScaffoldService.create(
-            try WorkspaceLoader.load(root: staging), name: options.feature, layer: top, interface: true, apps: app.map { [$0] } ?? [])
+        for component in sample { removeFolder(component.path, in: staging) }
+        do {
+            _ = try ScaffoldService.create(
+                try WorkspaceLoader.load(root: staging), name: options.feature, layer: top, interface: true, apps: app.map { [$0] } ?? [])
+        } catch let error as ToolError {
+            throw ToolError("--feature \(options.feature): \(error.message) Nothing was created.", status: error.exitStatus)
+        }
         // A feature in the house style (the workspace has the router and screens) opens a route: the app starts there.
         let created = try WorkspaceLoader.load(root: staging)
         let start = ScaffoldService.isRoutedFeature(in: created, layer: top) ? "\(scheme)://\(Templates.host(of: options.feature))" : nil
         if let start { try edit(staging) { try ComponentsFileEditor.settingWorkspace("start", to: start, in: $0) } }
-        // The baseline's entries about the sample's files match nothing any more: they go, as --update-baseline drops them.
-        if created.checks.baseline != nil {
-            _ = try CheckLayersService.run(try WorkspaceLoader.load(root: staging), options: CheckLayersService.Options(updateBaseline: true))
-        }
         let synced = try SyncService.sync(try VersionedWorkspace(WorkspaceLoader.load(root: staging)), check: false)
-        guard synced.status == .ok else { return synced }
-        try place(staging, at: target)
-        placed = true
+        guard synced.status == .ok else { throw ToolError(synced.errors + "Nothing was created.", status: synced.status) }
+        // The baseline's entries about the sample's files match nothing any more: they go, as --update-baseline drops them.
+        let checked = try CheckLayersService.run(
+            try WorkspaceLoader.load(root: staging), options: CheckLayersService.Options(updateBaseline: created.checks.baseline != nil))
+        let warnings =
+            checked.status == .ok
+            ? "" : "warning: check-layers finds errors in the new workspace, which came with the template: run 'componentctl check-layers' there.\n"
+        return Assembled(app: app, start: start, sample: sample, top: top, warnings: warnings)
+    }
 
+    /// The summary and the next steps.
+    private static func describe(
+        _ result: Assembled, in target: URL, from source: Workspace, options: Options, leftRepositories: [String]
+    )
+        -> CommandResult
+    {
         let made = [
-            app.map { "the app '\($0)' (product \(upperCamelCase($0)))" }, "its first feature \(options.feature)" + (start.map { " at \($0)" } ?? ""),
+            result.app.map { "the app '\($0)' (product \(options.name))" },
+            "its first feature \(options.feature)" + (result.start.map { " at \($0)" } ?? ""),
         ].compactMap { $0 }
-        var next = ["cd \(target.path)"]
-        if let app { next += ["make app    # builds and opens \(upperCamelCase(app))", "componentctl new NAME --layer \(top) --app \(app)"] }
+        var next = ["cd \(shellQuoted(target.path))"]
+        if let app = result.app { next += ["make app    # builds and opens \(options.name)", "componentctl new NAME --layer \(result.top) --app \(app)"] }
         next.append("git add -A && git commit -m '\(options.name), created'")
+        let paths = source.sample.isEmpty ? "" : ", \(source.sample.count) paths of workspace.sample"
+        var warnings = result.warnings
+        for path in leftRepositories {
+            warnings += "note: \(path) is a repository of its own (a submodule or a clone), so it was not copied; add it again there if the app needs it.\n"
+        }
         return CommandResult(
             output: "Created the workspace \(options.name) in \(target.path): the framework of \(source.name), \(made.joined(separator: ", ")), "
-                + "and none of its sample (\(sample.count) components of the layer \(top)\(source.sample.isEmpty ? "" : ", \(source.sample.count) paths of workspace.sample")).\n"
+                + "and none of its sample (\(result.sample.count) components of the layer \(result.top)\(paths)).\n"
                 + "Next:\n" + next.map { "  \($0)\n" }.joined(),
-            errors: starter.errors)
+            errors: warnings)
     }
 
-    /// The name of the folder beside `target` a run puts the workspace together in, before its process id.
-    private static func stagingPrefix(for target: URL) -> String { ".\(target.lastPathComponent).creating-" }
+    /// The hidden folder inside the target a run puts the workspace together in, before its process id.
+    private static let stagingPrefix = ".componentctl-create-"
 
-    /// Deletes what a run killed before it could clean up left beside `target`: folders of this command's
-    /// naming whose process is gone.
-    private static func removeAbandonedStaging(for target: URL) {
-        let parent = target.deletingLastPathComponent()
-        let prefix = stagingPrefix(for: target)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+    /// Deletes what a killed run left in `target`: folders of this command's naming whose process is gone.
+    private static func removeAbandonedStaging(in target: URL) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? [] where name.hasPrefix(stagingPrefix) {
+            guard let pid = Int32(name.dropFirst(stagingPrefix.count)), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: target.appendingPathComponent(name))
         }
     }
+
+    /// Removes the folder `path` of `root`, then each parent it leaves empty.
+    private static func removeFolder(_ path: String, in root: URL) {
+        var folder = root.appendingPathComponent(path)
+        try? FileManager.default.removeItem(at: folder)
+        while folder.deletingLastPathComponent().path.count > root.path.count {
+            folder.deleteLastPathComponent()
+            guard (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true else { return }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// Schemes the App's web container and the platform own: links of these never reach the router.
+    static let reservedSchemes: Set<String> = ["http", "https", "file", "data", "javascript", "about", "blob", "mailto", "tel", "ftp", "ws", "wss"]
 
     /// Refuses a name, scheme or feature name the new workspace cannot take.
     private static func check(_ options: Options, scheme: String) throws {
-        guard options.name.first?.isUppercase == true, options.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+        guard options.name.first?.isUppercase == true, options.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), options.name.count <= 64
+        else {
             throw ToolError(
-                "--name '\(options.name)' is no workspace name: use UpperCamelCase letters and digits, like Notes (its app's product is named after it).",
+                "--name '\(options.name.prefix(80))' is no workspace name: use at most 64 UpperCamelCase letters and digits, like Notes "
+                    + "(its app's product is named after it).", status: .usage)
+        }
+        guard scheme.range(of: "^[a-z][a-z0-9+.-]{0,63}$", options: .regularExpression) != nil else {
+            throw ToolError(
+                "--scheme '\(scheme.prefix(80))' is no URL scheme: use lower-case letters, digits, '+', '.' or '-', starting with a letter, like notes.",
                 status: .usage)
         }
-        guard scheme.range(of: "^[a-z][a-z0-9+.-]*$", options: .regularExpression) != nil else {
+        guard !reservedSchemes.contains(scheme) else {
             throw ToolError(
-                "--scheme '\(scheme)' is no URL scheme: use lower-case letters, digits, '+', '.' or '-', starting with a letter, like notes.",
-                status: .usage)
+                "--scheme '\(scheme)' belongs to the web and the platform, not to the app's own links: choose the app's own, like notes.", status: .usage)
         }
-        try ScaffoldService.checkName(options.feature)
+        do {
+            try ScaffoldService.checkName(options.feature)
+            guard options.feature.count <= 64 else { throw ToolError("'\(options.feature.prefix(80))' is longer than 64 characters.", status: .usage) }
+        } catch let error as ToolError {
+            throw ToolError("--feature: \(error.message)", status: .usage)
+        }
     }
 
-    /// Refuses a target that exists with files in it, has no parent folder, or lies inside `source`.
-    private static func checkTarget(_ target: URL, source: Workspace) throws {
-        let root = source.root.standardizedFileURL.resolvingSymlinksInPath().path
-        let parent = target.deletingLastPathComponent().resolvingSymlinksInPath().path
-        // Inside the workspace it would become part of it, unless git ignores the place (a build folder).
-        if parent == root || parent.hasPrefix(root + "/") || target.path == root, !isIgnored(target, in: source) {
-            throw ToolError(
-                "'\(target.path)' is inside the workspace \(source.name) at \(root); a new workspace lives beside it: componentctl create ../\(target.lastPathComponent) ...",
-                status: .usage)
+    /// Refuses a name whose product, or a feature whose modules, would clash with a module the new workspace
+    /// keeps: the toolchain's, a framework component's, the root package's, or an external package's it imports.
+    private static func refuseModuleClashes(_ options: Options, in source: Workspace) throws {
+        let top = source.rules.layers.first
+        let analysis = try WorkspaceAnalysis.analyze(source)
+        var taken: [String: String] = [:]
+        for name in LayerChecker.systemModules { taken[name.lowercased()] = "a module of the toolchain" }
+        for (component, package) in analysis.packages where source.component(named: component)?.layer != top {
+            for target in package.targets {
+                taken[target.declaration.name.lowercased()] = "a target of component '\(component)'"
+                for module in target.files.flatMap(\.imports).map(\.module) where analysis.moduleOwners[module] == nil && taken[module.lowercased()] == nil {
+                    taken[module.lowercased()] = "a module of a package '\(component)' imports"
+                }
+            }
         }
-        guard FileStatus.isFolder(target.deletingLastPathComponent()) else {
-            throw ToolError("The folder '\(parent)' does not exist: make it first (mkdir -p '\(parent)'), or name a folder in one that exists.", status: .usage)
+        for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }
+        if let owner = taken[options.name.lowercased()] {
+            throw ToolError(
+                "--name \(options.name) would name the app's product after \(owner) (SwiftPM needs each name once): choose another name.", status: .usage)
+        }
+        let feature = ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"].map { options.feature + $0 }
+        if let clash = feature.first(where: { taken[$0.lowercased()] != nil || $0.lowercased() == options.name.lowercased() }) {
+            let owner = taken[clash.lowercased()] ?? "the app's product (--name)"
+            throw ToolError("--feature \(options.feature) would make the module \(clash), which is \(owner): choose another feature name.", status: .usage)
+        }
+    }
+
+    /// Refuses a target that holds files, is no folder, has no parent folder, or lies inside `source`; cleans
+    /// what a killed run left in it.
+    private static func checkTarget(_ target: URL, source: Workspace, name: String) throws {
+        let root = source.root.standardizedFileURL.resolvingSymlinksInPath().path
+        let resolved = target.resolvingSymlinksInPath().path
+        // Inside the workspace it would become part of it, unless git ignores the place (a build folder).
+        if resolved == root || resolved.hasPrefix(root + "/") || root.hasPrefix(resolved + "/"), !isIgnored(target, in: source) {
+            let beside = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent(name).path
+            throw ToolError(
+                "'\(target.path)' is inside the workspace \(source.name) at \(root) (or holds it); a new workspace lives beside it: "
+                    + "componentctl create \(shellQuoted(beside)) --name \(name)", status: .usage)
+        }
+        let parent = target.deletingLastPathComponent()
+        guard FileStatus.isFolder(parent) else {
+            let what = FileStatus.exists(parent) ? "is a file, not a folder" : "does not exist: make it first (mkdir -p \(shellQuoted(parent.path)))"
+            throw ToolError("'\(parent.path)' \(what); or name a folder in one that exists.", status: .usage)
         }
         guard FileStatus.exists(target) else { return }
-        guard FileStatus.isRealFolder(target), (try FileManager.default.contentsOfDirectory(atPath: target.path)).isEmpty else {
-            throw ToolError("'\(target.path)' already exists and is not an empty folder; name a new folder, or an empty one.", status: .usage)
+        guard FileStatus.isFolder(target) else {
+            throw ToolError("'\(target.path)' is a file; name a new folder, or an empty one.", status: .usage)
+        }
+        removeAbandonedStaging(in: target)
+        guard (try FileManager.default.contentsOfDirectory(atPath: target.path)).isEmpty else {
+            throw ToolError("'\(target.path)' is not empty; name a new folder, or an empty one.", status: .usage)
         }
     }
 
@@ -138,58 +235,9 @@ public enum CreateService {
         return (try? repository.isIgnored(path + "/")) ?? false
     }
 
-    /// Copies the files of `source` that git tracks or would track, without the sample's own files and the apps' folders.
-    private static func copyFramework(of source: Workspace, to staging: URL) throws {
-        let repository = try GitRepository(containing: source.root)
-        let left = Set(source.sample + source.apps.map(\.folder) + ["components.lock"])
-        let manager = FileManager.default
-        func copy(_ relative: String) throws {
-            let from = relative.isEmpty ? source.root : source.root.appendingPathComponent(relative)
-            for name in try manager.contentsOfDirectory(atPath: from.path).sorted() where name != ".git" {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                let url = from.appendingPathComponent(name)
-                let isFolder = FileStatus.isRealFolder(url)
-                guard !left.contains(path), !(try repository.isIgnored(repositoryPath(path, of: source, in: repository) + (isFolder ? "/" : ""))) else {
-                    continue
-                }
-                if isFolder {
-                    try copy(path)
-                } else {
-                    let destination = staging.appendingPathComponent(path)
-                    try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try manager.copyItem(at: url, to: destination)
-                    if path.hasSuffix(".md") { try dropSampleBlocks(in: destination) }
-                }
-            }
-        }
-        try copy("")
-    }
-
-    /// The opening and closing lines of a Markdown file's passage about the sample, which a new workspace leaves out.
-    static let sampleBlock = (begin: "<!-- sample -->", end: "<!-- /sample -->")
-
-    /// Takes the sample's passages out of the Markdown file at `url`, their marker lines with them.
-    static func dropSampleBlocks(in url: URL) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        guard text.contains(sampleBlock.begin) else { return }
-        var inside = false
-        var kept: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let marker = line.trimmingCharacters(in: .whitespaces)
-            if marker == sampleBlock.begin {
-                inside = true
-            } else if marker == sampleBlock.end {
-                inside = false
-            } else if !inside {
-                kept.append(line)
-            }
-        }
-        try Data(kept.joined(separator: "\n").utf8).write(to: url)
-    }
-
-    private static func repositoryPath(_ path: String, of source: Workspace, in repository: GitRepository) -> String {
-        let prefix = repository.relativePath(of: source.root) ?? ""
-        return prefix.isEmpty ? path : prefix + "/" + path
+    /// `text` as one word of a POSIX shell command.
+    private static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }) ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Pins name tags of the template's repository, which the new one does not have: its components start unpinned.
@@ -228,7 +276,7 @@ public enum CreateService {
             try ComponentsFileEditor.replacingBlock(
                 "apps",
                 with: """
-                      \(app):
+                      \(app):\(upperCamelCase(app) == name ? "" : "\n    product: \(name)")
                         components: []
                         # What belongs to the app besides its components and its folder \(AppWiring.appsFolder)/\(app): a change here affects it (`componentctl affected`).
                         paths: [\(paths.joined(separator: ", "))]
@@ -244,11 +292,17 @@ public enum CreateService {
         try AtomicFile.write(Data(try change(workspace)), to: root.appendingPathComponent(WorkspaceLoader.fileName))
     }
 
-    /// Renames the finished workspace into place; an empty folder there is replaced, as rename(2) allows.
-    private static func place(_ staging: URL, at target: URL) throws {
-        guard Foundation.rename(staging.path, target.path) == 0 else {
-            throw ToolError(
-                "Cannot move the new workspace to '\(target.path)': \(String(cString: strerror(errno))). Nothing was created.", status: .environment)
+    /// Moves the finished workspace from `staging` into `target`, entry by entry, then removes `staging`.
+    private static func place(_ staging: URL, in target: URL) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
+            guard Foundation.rename(staging.appendingPathComponent(name).path, target.appendingPathComponent(name).path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                for moved in (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? [] where !moved.hasPrefix(stagingPrefix) {
+                    try? FileManager.default.removeItem(at: target.appendingPathComponent(moved))
+                }
+                throw ToolError("Cannot move the new workspace's \(name) into '\(target.path)': \(reason). Nothing was created.", status: .environment)
+            }
         }
+        try FileManager.default.removeItem(at: staging)
     }
 }

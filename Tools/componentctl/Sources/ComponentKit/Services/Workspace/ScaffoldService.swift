@@ -205,14 +205,14 @@ public enum ScaffoldService {
         String(repeating: "../", count: folder.split(separator: "/").count) + target
     }
 
-    /// components.yaml with the new entries after the last component, indented like the others.
+    /// components.yaml with the new entries after the last component of their layer or one above, indented like the others.
     static func appendingComponents(_ packages: [Package], to workspace: Workspace) throws -> [UInt8] {
-        try ComponentsFileEditor.addingComponents(in: workspace) { entries(packages, keyIndent: $0, fieldIndent: $1) }
+        try ComponentsFileEditor.addingComponents(in: workspace, layer: packages.first?.layer) { entries(packages, keyIndent: $0, fieldIndent: $1) }
     }
 
-    /// Where the new entries go (after the last component's last line) and their text.
+    /// Where the new entries go (after the last component of their layer or one above) and their text.
     static func componentsInsertion(_ packages: [Package], in workspace: Workspace) throws -> (offset: Int, text: String) {
-        try ComponentsFileEditor.componentsInsertion(in: workspace) { entries(packages, keyIndent: $0, fieldIndent: $1) }
+        try ComponentsFileEditor.componentsInsertion(in: workspace, layer: packages.first?.layer) { entries(packages, keyIndent: $0, fieldIndent: $1) }
     }
 
     private static func entries(_ packages: [Package], keyIndent: String, fieldIndent: String) -> String {
