@@ -192,6 +192,9 @@ import TestSupport
         let nowhere = try ToolProcess.run(["list"], in: FileManager.default.temporaryDirectory)
         #expect(nowhere.status == 2)
         #expect(nowhere.error.contains("No components.yaml in"))
+        let below = try ToolProcess.run(["list", "--root", scratch.root.appendingPathComponent("Nope").path])
+        #expect(below.status == 2)
+        #expect(below.error.contains("holds no components.yaml. The workspace above it is at '\(scratch.root.path)': pass --root"), "\(below.error)")
 
         #expect(try ToolProcess.run(["check-layers", "--root", fixture, "--format", "xml"]).status == 2)
         #expect(try ToolProcess.run(["frobnicate"]).status == 2)

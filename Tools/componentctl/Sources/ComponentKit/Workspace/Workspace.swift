@@ -267,6 +267,8 @@ public struct Workspace: Sendable {
 public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No components.yaml here or above.
     case notFound(start: String)
+    /// No components.yaml in the folder `--root` names; `above` is the nearest workspace above it, if any.
+    case rootWithoutWorkspace(root: String, above: String?)
     /// A component name that does not exist.
     case unknownComponent(String, suggestion: String?)
     /// components.yaml is invalid; every problem is listed.
@@ -278,6 +280,10 @@ public enum WorkspaceError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .notFound(let start):
             "No components.yaml in '\(start)' or any folder above it. Run componentctl inside a workspace or pass --root DIR; to start one in this repository, run 'componentctl init'."
+        case .rootWithoutWorkspace(let root, let above):
+            "--root '\(root)' holds no components.yaml. "
+                + (above.map { "The workspace above it is at '\($0)': pass --root '\($0)'." }
+                    ?? "Name the folder that holds it, or run 'componentctl init' there.")
         case .unknownComponent(let name, let suggestion):
             "Unknown component '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "") + " See 'componentctl list'."
         case .invalid(let diagnostics):

@@ -15,7 +15,8 @@ public struct WorkspaceLoader {
         if let root {
             let url = URL(fileURLWithPath: root).standardizedFileURL
             guard FileManager.default.fileExists(atPath: url.appendingPathComponent(fileName).path) else {
-                throw WorkspaceError.notFound(start: root)
+                let above = try? locateRoot(explicit: nil, start: url.deletingLastPathComponent().path)
+                throw WorkspaceError.rootWithoutWorkspace(root: root, above: above?.path)
             }
             return url
         }
