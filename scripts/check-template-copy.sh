@@ -63,6 +63,7 @@ git add -A && git commit -qm "a team's first change: ${removed:-nothing} removed
 # dependencies are byte for byte the original's has the original's key (keys hold no path), so its result
 # is taken from the results cache the original run filled; the added ones run, and so does everything that
 # looks at the workspace as a whole. The tool's own tests, its kill trials and the router's allocation
-# counts run on frozen inputs, so the copy does not repeat them.
+# counts run on frozen inputs, so the copy does not repeat them; the integrated tests run for the app the
+# change went into (the new-workspace check runs them in a workspace of its own).
 echo "template-copy: running make test in the copy (wishlist added${removed:+, $removed removed})"
-TEMPLATE_COPY_CHECK=0 TEMPLATE_COPY_RUN=1 make test
+TEMPLATE_COPY_CHECK=0 TEMPLATE_COPY_RUN=1 TEST_APPS=$app make test
