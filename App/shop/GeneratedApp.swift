@@ -73,7 +73,7 @@ public enum GeneratedApp {
                 "models": "79809403de18ebd266d8a167a9a10b964f90ba2230ae3537bffbdbbe598f35bb",
                 "order": "268be30278712b5f2b711ea2c9a926af913b2bfe712f3d0557c2e9fda0459807",
                 "order-interface": "4ed69622ce8ccad44d30caae94b3b0af1d53c8969fd5211ff1206b0d91059fe3",
-                "plugin-feed": "abe8302ea01e42a583ee537e0786268f4ecfe23fb5a7f66c7faf78854c255fab",
+                "plugin-feed": "6e758fb63e8e4586f4706ee1d7fbbf05317c432d5066f3bcdbfc2f6c08c6ffc6",
                 "product": "f953283c84fb867058e8be09fd7567b2db3dfcd70eb28d16b7e2795721968d56",
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",

@@ -53,8 +53,8 @@ private final class TestClock: Sendable {
         #expect(throws: LinkSignatureError.unsigned) { try verifier().verify("myapp://product/7") }
         #expect(throws: LinkSignatureError.malformed) { try verifier().verify("myapp://product/7?exp=1&sig=zz") }
         #expect(throws: LinkSignatureError.fragment) { try signer().sign("myapp://product/7#top", lifetime: 60) }
-        let signed = try signer().sign("myapp://product/7?tab=new", lifetime: 60)
-        #expect(throws: LinkSignatureError.signedAlready) { try signer().sign(signed, lifetime: 60) }
+        let signedOnce = try signer().sign("myapp://product/7?tab=new", lifetime: 60)
+        #expect(throws: LinkSignatureError.signedAlready) { try signer().sign(signedOnce, lifetime: 60) }
         #expect(throws: LinkSignatureError.signedAlready) { try signer().sign("myapp://product/7?sig=x", lifetime: 60) }
         #expect(try signer().sign("myapp://product/7?signature=x&expires=1", lifetime: 60).contains("&exp="), "other names are the link's own")
     }
