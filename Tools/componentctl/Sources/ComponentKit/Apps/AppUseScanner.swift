@@ -121,19 +121,19 @@ public enum AppUseScanner {
 
     /// Every interface's contract in a workspace, and which feature provides each name.
     public struct Index: Sendable {
-        /// The routes and services of every interface.
+        /// The routes and services of every interface that has an implementation.
         public var contract = Contract()
-        /// The interface declaring each name, and its implementation (nil: none in the workspace).
-        public var owners: [String: (interface: String, provider: String?)] = [:]
+        /// The interface declaring each name, and its implementation.
+        public var owners: [String: (interface: String, provider: String)] = [:]
 
         /// The index of `analysis`, its interfaces' sources read again.
         public init(_ analysis: WorkspaceAnalysis) {
             let workspace = analysis.workspace
             for interface in workspace.components where interface.kind == .interface {
-                let provider = workspace.implementation(of: interface.name)?.name
+                guard let provider = workspace.implementation(of: interface.name) else { continue }
                 for file in AppUseScanner.files(of: interface.name, in: analysis) {
                     let declared = AppUseScanner.contract(of: file.bytes)
-                    for name in declared.routes.union(declared.services) { owners[name] = (interface.name, provider) }
+                    for name in declared.routes.union(declared.services) { owners[name] = (interface.name, provider.name) }
                     contract.routes.formUnion(declared.routes)
                     contract.services.formUnion(declared.services)
                 }
@@ -158,8 +158,8 @@ public enum AppUseScanner {
         public var use: Use
         /// The interface declaring what is used.
         public var interface: String
-        /// The feature that provides it; nil when no component of the workspace implements the interface.
-        public var provider: String?
+        /// The feature that provides it.
+        public var provider: String
     }
 
     /// The Swift files of `component`'s library targets (what an app links), read again.

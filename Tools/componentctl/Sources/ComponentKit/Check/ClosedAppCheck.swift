@@ -19,26 +19,15 @@ struct ClosedAppCheck {
             var users: [(name: String, sites: [AppUseScanner.Site])] = [("the shell", shellSites)]
             for member in app.componentNames { users.append(("'\(member)'", index.sites(in: AppUseScanner.files(of: member, in: analysis)))) }
             for (user, sites) in users {
-                for site in sites {
+                for site in sites where !linked.contains(site.provider) && app.behaviour(for: site.provider) == nil {
                     let verb = site.use.isService ? "resolves the service" : "opens"
-                    guard let provider = site.provider else {
-                        findings.append(
-                            Diagnostic(
-                                path: site.file, line: site.use.line, column: site.use.column,
-                                message: "app '\(app.name)' contains \(user), which \(verb) \(site.use.name) (\(site.interface)) here, "
-                                    + "but no component of the workspace implements \(site.interface)",
-                                fix: "take the use out, or add the component that implements it (its 'interface: \(site.interface)')",
-                                rule: "closed-app"))
-                        continue
-                    }
-                    guard !linked.contains(provider) && app.behaviour(for: provider) == nil else { continue }
                     findings.append(
                         Diagnostic(
                             path: site.file, line: site.use.line, column: site.use.column,
                             message: "app '\(app.name)' contains \(user), which \(verb) \(site.use.name) (\(site.interface)) here, "
-                                + "but its provider '\(provider)' is not in the app",
-                            fix: "add '\(provider)' to the components of app '\(app.name)' in components.yaml, or declare what happens instead "
-                                + "under its 'missing:' ('\(provider): not-in-app', or a web address)", rule: "closed-app"))
+                                + "but its provider '\(site.provider)' is not in the app",
+                            fix: "add '\(site.provider)' to the components of app '\(app.name)' in components.yaml, or declare what happens instead "
+                                + "under its 'missing:' ('\(site.provider): not-in-app', or a web address)", rule: "closed-app"))
                 }
             }
         }

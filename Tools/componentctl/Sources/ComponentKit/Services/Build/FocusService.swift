@@ -67,8 +67,8 @@ public enum FocusService {
         }
         let index = AppUseScanner.Index(analysis)
         for member in members where workspace.component(named: member)?.kind == .implementation {
-            for site in index.sites(in: AppUseScanner.files(of: member, in: analysis)) where site.use.isService {
-                if let provider = site.provider, !members.contains(provider) { members.append(provider) }
+            for site in index.sites(in: AppUseScanner.files(of: member, in: analysis)) where site.use.isService && !members.contains(site.provider) {
+                members.append(site.provider)
             }
         }
         return members
