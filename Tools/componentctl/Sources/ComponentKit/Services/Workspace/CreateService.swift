@@ -177,24 +177,21 @@ public enum CreateService {
     /// Refuses a name whose product, or a feature whose modules, would clash with a module the new workspace
     /// keeps: the toolchain's, a framework component's, the root package's, or an external package's it imports.
     private static func refuseModuleClashes(_ options: Options, in source: Workspace) throws {
-        let top = source.rules.layers.first
+        let kept = { (component: String) in source.component(named: component)?.layer != source.rules.layers.first }
         let analysis = try WorkspaceAnalysis.analyze(source)
-        var taken: [String: String] = [:]
-        for name in LayerChecker.systemModules { taken[name.lowercased()] = "a module of the toolchain" }
-        for (component, package) in analysis.packages where source.component(named: component)?.layer != top {
-            for target in package.targets {
-                taken[target.declaration.name.lowercased()] = "a target of component '\(component)'"
-                for module in target.files.flatMap(\.imports).map(\.module) where analysis.moduleOwners[module] == nil && taken[module.lowercased()] == nil {
-                    taken[module.lowercased()] = "a module of a package '\(component)' imports"
-                }
+        var taken = ScaffoldService.takenModules(analysis, keeping: kept)
+        // An external package's module is known by the imports of the components that use it.
+        for (component, package) in analysis.packages where kept(component) {
+            for module in package.targets.flatMap({ $0.files.flatMap(\.imports) }).map(\.module)
+            where analysis.moduleOwners[module] == nil && taken[module.lowercased()] == nil {
+                taken[module.lowercased()] = "a module of a package '\(component)' imports"
             }
         }
-        for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }
         if let owner = taken[options.name.lowercased()] {
             throw ToolError(
                 "--name \(options.name) would name the app's product after \(owner) (SwiftPM needs each name once): choose another name.", status: .usage)
         }
-        let feature = ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"].map { options.feature + $0 }
+        let feature = ScaffoldService.featureModuleSuffixes.map { options.feature + $0 }
         if let clash = feature.first(where: { taken[$0.lowercased()] != nil || $0.lowercased() == options.name.lowercased() }) {
             let owner = taken[clash.lowercased()] ?? "the app's product (--name)"
             throw ToolError("--feature \(options.feature) would make the module \(clash), which is \(owner): choose another feature name.", status: .usage)
@@ -242,9 +239,7 @@ public enum CreateService {
 
     /// Pins name tags of the template's repository, which the new one does not have: its components start unpinned.
     private static func dropPins(in staging: URL) throws {
-        let workspace = try WorkspaceLoader.load(
-            bytes: Array(try Data(contentsOf: staging.appendingPathComponent(WorkspaceLoader.fileName))), root: staging, checkingFolders: false)
-        for component in workspace.components where component.pin != nil {
+        for component in try unchecked(staging).components where component.pin != nil {
             try edit(staging) { try ComponentsFileEditor.removing("pin", of: component.name, in: $0) }
         }
     }
@@ -287,9 +282,13 @@ public enum CreateService {
 
     /// Loads the workspace at `root`, and writes the components.yaml `change` makes of it.
     private static func edit(_ root: URL, _ change: (Workspace) throws -> [UInt8]) throws {
-        let workspace = try WorkspaceLoader.load(
-            bytes: Array(try Data(contentsOf: root.appendingPathComponent(WorkspaceLoader.fileName))), root: root, checkingFolders: false)
-        try AtomicFile.write(Data(try change(workspace)), to: root.appendingPathComponent(WorkspaceLoader.fileName))
+        try AtomicFile.write(Data(try change(try unchecked(root))), to: root.appendingPathComponent(WorkspaceLoader.fileName))
+    }
+
+    /// The workspace at `root` as its components.yaml says, folders not checked: the copy is edited in steps,
+    /// and between two of them a path may name what a later step removes or adds.
+    private static func unchecked(_ root: URL) throws -> Workspace {
+        try WorkspaceLoader.load(bytes: Array(try Data(contentsOf: root.appendingPathComponent(WorkspaceLoader.fileName))), root: root, checkingFolders: false)
     }
 
     /// Moves the finished workspace from `staging` into `target`, entry by entry, then removes `staging`.

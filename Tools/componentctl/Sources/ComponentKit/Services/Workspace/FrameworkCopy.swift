@@ -8,7 +8,8 @@ struct FrameworkCopy {
     static let sampleBlock = (begin: "<!-- sample -->", end: "<!-- /sample -->")
 
     let source: Workspace
-    let repository: GitRepository
+    let context: VersionedWorkspace
+    var repository: GitRepository { context.repository }
     /// Workspace-relative paths not copied.
     let left: Set<String>
     /// The submodules and nested repositories met, which are not copied.
@@ -16,7 +17,7 @@ struct FrameworkCopy {
 
     init(of source: Workspace) throws {
         self.source = source
-        repository = try GitRepository(containing: source.root)
+        context = try VersionedWorkspace(source)
         left = Set(source.sample.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } + source.apps.map(\.folder) + ["components.lock", ".gitmodules"])
     }
 
@@ -31,7 +32,7 @@ struct FrameworkCopy {
         let from = relative.isEmpty ? source.root : source.root.appendingPathComponent(relative)
         for (name, kind) in FileStatus.entries(of: from).sorted(by: { $0.name < $1.name }) where name != ".git" {
             let path = relative.isEmpty ? name : relative + "/" + name
-            let inRepository = repositoryPath(path)
+            let inRepository = context.repositoryPath(path)
             guard !left.contains(path) else { continue }
             let url = from.appendingPathComponent(name)
             switch kind {
@@ -57,11 +58,6 @@ struct FrameworkCopy {
                 continue
             }
         }
-    }
-
-    private func repositoryPath(_ path: String) -> String {
-        let prefix = repository.relativePath(of: source.root) ?? ""
-        return prefix.isEmpty ? path : prefix + "/" + path
     }
 
     /// Takes the sample's passages out of the Markdown file at `url` (`shown` in messages), their marker

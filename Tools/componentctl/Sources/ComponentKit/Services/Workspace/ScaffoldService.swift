@@ -61,10 +61,7 @@ public enum ScaffoldService {
         let router = workspace.component(named: "router")
         let screens = workspace.component(named: "screen-kit")
         let isFeature = isRoutedFeature(in: workspace, layer: layer)
-        let suffixes =
-            isFeature
-            ? ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"]
-            : withInterface ? ["", "Tests", "Interface", "InterfaceTests"] : ["", "Tests"]
+        let suffixes = isFeature ? featureModuleSuffixes : withInterface ? ["", "Tests", "Interface", "InterfaceTests"] : ["", "Tests"]
         try refuseModuleClashes(suffixes.map { name + $0 }, workspace: workspace)
         let templates = Templates(name: name, scheme: workspace.scheme, style: style(of: workspace, layer: layer))
         if isFeature, let router, let screens {
@@ -164,17 +161,26 @@ public enum ScaffoldService {
     /// Refuses target names (`modules`: the new packages' libraries, demos, tests, test support) that a
     /// component, the root package or the toolchain already uses: SwiftPM needs target names unique across
     /// the whole graph, and a module named like a system one would hide it.
-    static func refuseModuleClashes(_ modules: [String], workspace: Workspace) throws {
+    /// The modules a feature named `name` in the house style gets, by their suffix: `name`, `nameDemo`, ...
+    static let featureModuleSuffixes = ["", "Demo", "Tests", "Interface", "InterfaceTestSupport", "InterfaceTests"]
+
+    /// Module names already taken, in lower case, with what takes each: the toolchain's, the root package's
+    /// reserved targets, and the targets of the components `keeps` accepts.
+    static func takenModules(_ analysis: WorkspaceAnalysis, keeping keeps: (String) -> Bool = { _ in true }) -> [String: String] {
         var taken: [String: String] = [:]
         for name in LayerChecker.systemModules { taken[name.lowercased()] = "a module of the toolchain" }
-        let analysis = try WorkspaceAnalysis.analyze(workspace, scanImports: false, readSources: false)
-        for (component, package) in analysis.packages {
+        for (component, package) in analysis.packages where keeps(component) {
             for target in package.manifest?.targets ?? [] { taken[target.name.lowercased()] = "a target of component '\(component)'" }
         }
+        for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }
+        return taken
+    }
+
+    static func refuseModuleClashes(_ modules: [String], workspace: Workspace) throws {
+        var taken = takenModules(try WorkspaceAnalysis.analyze(workspace, scanImports: false, readSources: false))
         if let root = try? workspace.manifests.load(packageIn: workspace.root) {
             for target in root.targets { taken[target.name.lowercased()] = "a target of the root package" }
         }
-        for name in SchemaReader.reservedProducts { taken[name.lowercased()] = "a target of the root package" }
         for app in workspace.apps { taken[app.product.lowercased()] = "the executable of app '\(app.name)'" }
         for module in modules {
             if let owner = taken[module.lowercased()] {
