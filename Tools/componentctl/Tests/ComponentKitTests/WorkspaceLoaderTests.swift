@@ -1,4 +1,4 @@
-import ComponentKit
+@testable import ComponentKit
 import Foundation
 import Testing
 import TestSupport
@@ -218,5 +218,29 @@ import TestSupport
             .compactMap(SemanticVersion.init).sorted().map(\.description)
         #expect(sorted == ["0.9.9", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.10.0", "2.0.0"])
         for bad in ["1.0", "01.0.0", "1.0.0-", "1.0.0-01", "v1.0.0", "1.0.0+"] { #expect(SemanticVersion(bad) == nil, "\(bad)") }
+    }
+
+    /// The names components.yaml checks are tested byte by byte; each test accepts exactly what its regular
+    /// expression (the rule the error message states) accepts, on every short string of the characters that matter.
+    @Test func eachNameRuleAcceptsWhatItsRegularExpressionAccepts() {
+        let rules: [(String, (String) -> Bool)] = [
+            ("^[a-z0-9][a-z0-9._-]*$", { NameCharacters.isFolderName($0) }),
+            ("^[A-Z]([A-Z0-9_]*[A-Z0-9])?$", NameCharacters.isVariablePrefix),
+            ("^[a-z][a-z0-9]*(-[a-z0-9]+)*$", NameCharacters.isKebabCase),
+            ("^[A-Za-z_][A-Za-z0-9_]*$", NameCharacters.isIdentifier),
+        ]
+        let alphabet = ["a", "Z", "0", "_", "-", ".", "é", " "]
+        var strings = [""]
+        var level = [""]
+        for _ in 0..<4 {
+            level = level.flatMap { prefix in alphabet.map { prefix + $0 } }
+            strings += level
+        }
+        for (pattern, rule) in rules {
+            let disagreements = strings.filter { rule($0) != ($0.range(of: pattern, options: .regularExpression) != nil) }
+            #expect(disagreements.isEmpty, "\(pattern): \(disagreements.prefix(5))")
+        }
+        #expect(NameCharacters.isFolderName(String(repeating: "d", count: 255), maxLength: 255))
+        #expect(!NameCharacters.isFolderName(String(repeating: "d", count: 256), maxLength: 255))
     }
 }

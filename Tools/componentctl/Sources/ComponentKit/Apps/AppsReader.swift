@@ -28,7 +28,7 @@ extension SchemaReader {
 
     private mutating func readApp(_ key: YAMLScalar, _ node: YAMLNode, byName: [String: Component], topLayer: String) -> AppDeclaration? {
         let name = key.value
-        guard name.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) != nil else {
+        guard NameCharacters.isKebabCase(name) else {
             error(at: key.start, "app name '\(name)' is not lower kebab case", fix: "name it like 'my-app': lowercase letters, digits and single dashes")
             return nil
         }
@@ -36,7 +36,7 @@ extension SchemaReader {
         guard let fields = mapping(node, "app '\(name)'", keys: keys) else { return nil }
         var valid = true
         let product = fields["product"].flatMap { string($0, "apps.\(name).product") } ?? upperCamelCase(name)
-        if product.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) == nil {
+        if !NameCharacters.isIdentifier(product) {
             error(at: fields["product"]?.start ?? key.start, "product '\(product)' of app '\(name)' is no Swift identifier", fix: "write it like 'MyApp'")
             valid = false
         } else if Self.reservedProducts.contains(product) || byName.values.contains(where: { $0.folderName.lowercased() == product.lowercased() }) {

@@ -181,7 +181,7 @@ public enum ManifestReader {
             if case .string(let interpolated) = token.kind {
                 position += 1
                 // An interpolated or multi-line literal is an expression: its value is the compiler's to work out.
-                return interpolated || token.text.contains("\n") ? .other(token.location) : .string(token.text, token.location)
+                return interpolated || token.text.utf8.contains(UInt8(ascii: "\n")) ? .other(token.location) : .string(token.text, token.location)
             } else if token.isPunctuation("[") {
                 position += 1
                 value = .array(parseList(closing: "]").map(\.value))

@@ -25,9 +25,11 @@ public struct PackageManifest: Sendable {
 
     /// The tools version in the first line of `bytes` (`// swift-tools-version: 5.9`), as SwiftPM reads it.
     static func toolsVersion(in bytes: [UInt8]) -> [Int] {
-        let firstLine = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        guard let range = firstLine.range(of: "swift-tools-version:") else { return [0, 0, 0] }
-        let word = firstLine[range.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+        let firstLine = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
+        let marker = Array("swift-tools-version:".utf8)
+        // A byte search: Foundation's `range(of:)` bridges every manifest's line to NSString.
+        guard let start = firstLine.indices.first(where: { firstLine[$0...].starts(with: marker) }) else { return [0, 0, 0] }
+        let word = String(decoding: firstLine[(start + marker.count)...], as: UTF8.self).drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
         return Array((word.split(separator: ".").compactMap { Int($0) } + [0, 0, 0]).prefix(3))
     }
 

@@ -206,7 +206,7 @@ public struct Workspace: Sendable {
     /// The data folder a workspace of `scheme` gets: the scheme in lower case, `app` when it is no folder name.
     public static func dataFolder(forScheme scheme: String) -> String {
         let folder = scheme.lowercased()
-        return folder.range(of: "^[a-z0-9][a-z0-9._-]*$", options: .regularExpression) == nil ? "app" : folder
+        return NameCharacters.isFolderName(folder) ? folder : "app"
     }
 
     private static func indexes(of components: [Component]) -> (byName: [String: Int], byInterface: [String: Int]) {

@@ -117,14 +117,14 @@ struct SchemaReader {
             }
             settingsPrefix = workspace["settings-prefix"].flatMap {
                 matching(
-                    $0, "workspace.settings-prefix", "^[A-Z]([A-Z0-9_]*[A-Z0-9])?$", isNo: "environment variable prefix",
+                    $0, "workspace.settings-prefix", NameCharacters.isVariablePrefix, isNo: "environment variable prefix",
                     fix:
                         "write capital letters, digits and underscores, starting with a letter and not ending with '_', like 'NOTES' (the App then reads NOTES_DATA_DIR)"
                 )
             }
             dataFolder = workspace["data-folder"].flatMap {
                 matching(
-                    $0, "workspace.data-folder", "^[a-z0-9][a-z0-9._-]{0,254}$", isNo: "folder name",
+                    $0, "workspace.data-folder", { NameCharacters.isFolderName($0, maxLength: 255) }, isNo: "folder name",
                     fix: "write at most 255 lowercase letters, digits, '.', '_' and '-', like 'notes' (the App keeps its data in ~/.local/share/notes)")
             }
             if let node = workspace["ci-image"], let image = string(node, "workspace.ci-image") {
@@ -416,10 +416,10 @@ struct SchemaReader {
         return Map(entries: entries.map { ($0.key.value, $0.value) }, scalarEntries: entries.map { ($0.key, $0.value) })
     }
 
-    /// The string `node` holds, reported as no `kind` (with `fix`) unless it matches `pattern`.
-    private mutating func matching(_ node: YAMLNode, _ what: String, _ pattern: String, isNo kind: String, fix: String) -> String? {
+    /// The string `node` holds, reported as no `kind` (with `fix`) unless `isValid` accepts it.
+    private mutating func matching(_ node: YAMLNode, _ what: String, _ isValid: (String) -> Bool, isNo kind: String, fix: String) -> String? {
         guard let text = string(node, what) else { return nil }
-        if text.range(of: pattern, options: .regularExpression) == nil { error(at: node.start, "\(what) '\(text)' is no \(kind)", fix: fix) }
+        if !isValid(text) { error(at: node.start, "\(what) '\(text)' is no \(kind)", fix: fix) }
         return text
     }
 
