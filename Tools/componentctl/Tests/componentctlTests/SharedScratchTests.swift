@@ -142,6 +142,103 @@ struct SharedScratchTests {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: scratch.root.appendingPathComponent(mine).path)) == nil)
     }
 
+    /// Build-tool plugins run programs built for the host, whose modules SwiftPM keeps in a folder of their own
+    /// (`Modules-tool`): `kit` generates code with a tool on a library of its own; `values` uses a plugin of a package
+    /// it depends on, whose tool (built for the host only) imports `kit`'s library without declaring it. A build of
+    /// `values` must fail though `kit`'s build compiled that library first.
+    @Test func aPluginToolImportingAnotherPackagesToolLibraryFailsThoughThatPackageBuiltItFirst() throws {
+        let scratch = try Scratch.fixture()
+        try scratch.write(
+            "Packages/Foundation/Kit/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "Kit",
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "GeneratorCore"),
+                    .executableTarget(name: "KitGenerator", dependencies: ["GeneratorCore"]),
+                    .plugin(name: "KitPlugin", capability: .buildTool(), dependencies: ["KitGenerator"]),
+                    .target(name: "Kit", plugins: ["KitPlugin"]),
+                    .testTarget(name: "KitTests", dependencies: ["Kit"]),
+                ]
+            )
+
+            """)
+        try scratch.write(
+            "Packages/Foundation/Kit/Sources/GeneratorCore/Core.swift", "public func generatedSource() -> String { \"public let generatedAnswer = 42\\n\" }\n")
+        try scratch.write(
+            "Packages/Foundation/Kit/Sources/KitGenerator/main.swift",
+            "import Foundation\nimport GeneratorCore\n\ntry generatedSource().write(toFile: CommandLine.arguments[1], atomically: true, encoding: .utf8)\n")
+        try scratch.write("Packages/Foundation/Kit/Plugins/KitPlugin/plugin.swift", Self.plugin("KitPlugin", tool: "KitGenerator", output: "Generated.swift"))
+        try scratch.write("Packages/Foundation/Kit/Sources/Kit/Uses.swift", "public let kitAnswer = generatedAnswer\n")
+        // The tool's package is a dependency, not a root: SwiftPM builds its tool for the host only.
+        try scratch.write(
+            "Packages/Foundation/Values/ValuesGen/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "ValuesGen",
+                products: [.plugin(name: "ValuesPlugin", targets: ["ValuesPlugin"])],
+                targets: [
+                    .executableTarget(name: "ValuesGenerator"),
+                    .plugin(name: "ValuesPlugin", capability: .buildTool(), dependencies: ["ValuesGenerator"]),
+                ]
+            )
+
+            """)
+        try scratch.write(
+            "Packages/Foundation/Values/ValuesGen/Sources/ValuesGenerator/main.swift",
+            "import Foundation\n\ntry \"public let valuesGenerated = 1\\n\".write(toFile: CommandLine.arguments[1], atomically: true, encoding: .utf8)\n")
+        try scratch.write(
+            "Packages/Foundation/Values/ValuesGen/Plugins/ValuesPlugin/plugin.swift",
+            Self.plugin("ValuesPlugin", tool: "ValuesGenerator", output: "ValuesGenerated.swift"))
+        try scratch.replace(
+            in: "Packages/Foundation/Values/Package.swift", "    targets: [", with: "    dependencies: [.package(path: \"ValuesGen\")],\n    targets: [")
+        try scratch.replace(
+            in: "Packages/Foundation/Values/Package.swift", #".target(name: "Values")"#,
+            with: #".target(name: "Values", plugins: [.plugin(name: "ValuesPlugin", package: "ValuesGen")])"#)
+        try scratch.commitAsNewRepository()
+        let clean = try tool(scratch, ["test", "kit", "values", "--standalone"])
+        #expect(clean.status == 0, "the plugins run in the shared folder: \(clean.output)")
+
+        let undeclared = "Packages/Foundation/Values/ValuesGen/Sources/ValuesGenerator/Undeclared.swift"
+        try scratch.write(undeclared, "import GeneratorCore\n")
+        let result = try tool(scratch, ["build", "kit", "values", "--standalone"])
+        #expect(result.status == 4, "\(result.output)")
+        #expect(result.output.contains("[1/2] kit  ok"), "\(result.output)")
+        #expect(try scratch.read(".build/componentctl-logs/values-build.log").contains("error: no such module 'GeneratorCore'"))
+        let own = try tool(scratch, ["build", "values", "--standalone", "--scratch", "package"])
+        #expect(own.status == 4, "a folder of its own fails too: \(own.output)")
+
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent(undeclared))
+        let fixed = try tool(scratch, ["build", "kit", "values", "--standalone"])
+        #expect(fixed.status == 0, "\(fixed.output)")
+    }
+
+    /// A build-tool plugin that runs `tool` to write `output` into its work folder.
+    private static func plugin(_ name: String, tool: String, output: String) -> String {
+        """
+        import PackagePlugin
+
+        @main struct \(name): BuildToolPlugin {
+            func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+                let output = context.pluginWorkDirectoryURL.appending(path: "\(output)")
+                return [
+                    .buildCommand(
+                        displayName: "Generate \(output)", executable: try context.tool(named: "\(tool)").url, arguments: [output.path],
+                        outputFiles: [output])
+                ]
+            }
+        }
+
+        """
+    }
+
     /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
     @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
         let scratch = try Scratch.fixtureRepository()
