@@ -55,7 +55,9 @@ enum NameCharacters {
 
     /// A folder name: lowercase letters and digits, then also '.', '_' and '-' (`[a-z0-9][a-z0-9._-]*`).
     static func isFolderName(_ text: String, maxLength: Int = .max) -> Bool {
-        matches(text, first: { isLower($0) || isDigit($0) }, rest: { isLower($0) || isDigit($0) || Array("._-".utf8).contains($0) }, maxLength: maxLength)
+        matches(
+            text, first: { isLower($0) || isDigit($0) },
+            rest: { isLower($0) || isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }, maxLength: maxLength)
     }
 
     /// An environment variable prefix: a capital letter, then capitals, digits and '_', not ending in '_'.
@@ -65,7 +67,8 @@ enum NameCharacters {
 
     /// Lower kebab case: a lowercase letter, then lowercase letters and digits in words joined by single dashes.
     static func isKebabCase(_ text: String) -> Bool {
-        matches(text, first: isLower, rest: { isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") }) && !text.contains("--") && !text.hasSuffix("-")
+        matches(text, first: isLower, rest: { isLower($0) || isDigit($0) || $0 == UInt8(ascii: "-") })
+            && text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
     }
 
     /// A Swift identifier of ASCII letters, digits and '_', not starting with a digit.
