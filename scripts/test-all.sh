@@ -19,6 +19,10 @@
 # ROUTER_BENCH=1 also runs the router's timed goals and fails on a missed one (off by default: timings follow load).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The tests make thousands of temporary folders (gigabytes of scratch builds): all go in one, removed at the end.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/componentctl-test-run.XXXXXX")
+trap 'chmod -R u+w "$run_tmp" 2>/dev/null; rm -rf "$run_tmp"' EXIT
+export TMPDIR=$run_tmp
 log_dir=.build/test-logs
 mkdir -p "$log_dir"
 tool=Tools/componentctl/.build/debug/componentctl

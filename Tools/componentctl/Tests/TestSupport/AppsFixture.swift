@@ -45,14 +45,14 @@ extension Scratch {
             """
             #!/bin/sh
             echo "swift $*"
-            # A plan with no modules, where SwiftPM writes it for the shared scratch folder.
-            case "$*" in *--print-manifest-job-graph*)
+            # A plan with no modules, where SwiftPM writes it for the shared scratch folder (planning and builds do).
+            case "$*" in *componentctl-shared*)
                 for configuration in debug release; do
                     mkdir -p .build/componentctl-shared/fake-triple/$configuration
                     echo '{"swiftCommands": {}}' > .build/componentctl-shared/fake-triple/$configuration/description.json
-                done
-                exit 0;;
+                done;;
             esac
+            case "$*" in *--print-manifest-job-graph*) exit 0;; esac
             case "$*" in *\(failing)*) echo "error: broken on purpose"; exit 1;; esac
             exit 0
             """.utf8

@@ -239,6 +239,25 @@ struct SharedScratchTests {
         """
     }
 
+    /// A build is planned from the plan SwiftPM wrote for the package's last build; that plan goes stale when its
+    /// manifest drops a dependency, and the build that saw the dropped module is done again with SwiftPM's new plan.
+    @Test func aBuildPlannedFromAStalePlanIsDoneAgainWithSwiftPMsPlan() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let manifest = "Packages/Foundation/Values/Package.swift"
+        try scratch.replace(in: manifest, "    targets: [", with: "    dependencies: [.package(path: \"../Kit\")],\n    targets: [")
+        try scratch.replace(in: manifest, #".target(name: "Values")"#, with: #".target(name: "Values", dependencies: [.product(name: "Kit", package: "Kit")])"#)
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
+        #expect(try tool(scratch, ["build", "kit", "values", "--standalone"]).status == 0)
+
+        try scratch.replace(in: manifest, #".target(name: "Values", dependencies: [.product(name: "Kit", package: "Kit")])"#, with: #".target(name: "Values")"#)
+        let stale = try tool(scratch, ["build", "values", "--standalone"])
+        #expect(stale.status == 4, "\(stale.output)")
+        let log = try scratch.read(".build/componentctl-logs/values-build.log")
+        #expect(log.contains("componentctl: the build's modules differ from its plan (in view: Kit); building again."), "\(log)")
+        #expect(log.contains("error: no such module 'Kit'"), "\(log)")
+        #expect(try tool(scratch, ["build", "values", "--standalone"]).status == 4, "the plan now kept is SwiftPM's")
+    }
+
     /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
     @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
         let scratch = try Scratch.fixtureRepository()

@@ -22,8 +22,8 @@ struct SharedScratch {
     /// The folder, relative to the workspace root.
     static let path = ".build/componentctl-shared"
 
-    /// What SwiftPM plans for one package.
-    struct Plan {
+    /// The modules one build of a package makes, which are all it may see.
+    struct Plan: Equatable {
         /// The folder of this configuration's build (`x86_64-unknown-linux-gnu/debug`).
         var buildFolder: URL
         /// Every module the package's build makes, its dependencies' included.
@@ -45,10 +45,18 @@ struct SharedScratch {
         ["build", "--package-path", path, "-c", configuration] + flags + ["--scratch-path", Self.path, "--print-manifest-job-graph"]
     }
 
-    /// Removes the plans earlier builds left, so that ``readPlan(of:includingTests:)`` never reads a stale one.
+    /// The arguments after `swift` that make SwiftPM resolve and check out the dependencies of the package at `path`.
+    func resolveArguments(packagePath path: String, flags: [String]) -> [String] {
+        ["package", "--package-path", path, "-c", configuration] + flags + ["--scratch-path", Self.path, "resolve"]
+    }
+
+    /// Removes the plans earlier builds left, so that ``readPlan(of:)`` never reads a stale one.
     func removePlans() {
         planFiles().forEach { try? FileManager.default.removeItem(at: $0) }
     }
+
+    /// Whether a plan is in the folder (a build that fails before planning writes none).
+    var hasPlan: Bool { !planFiles().isEmpty }
 
     /// The plans in the folder: one per target triple (`x86_64-unknown-linux-gnu/debug/description.json`).
     private func planFiles() -> [URL] {
@@ -57,13 +65,13 @@ struct SharedScratch {
         }
     }
 
-    /// Reads the plan SwiftPM wrote for the package in `packageFolder`, for a build of its targets, and of its tests
-    /// when `includingTests`.
+    /// Reads the plan SwiftPM wrote for the package in `packageFolder`: its planning call writes one, and so does
+    /// each build.
     ///
     /// SwiftPM plans every target of each product a dependency offers, but builds only those its targets need;
     /// the plan's modules are those. Its tests are the package's own targets that none of the others depends on
     /// and that a test product does.
-    func readPlan(of packageFolder: URL, includingTests: Bool) throws -> Plan {
+    func readPlan(of packageFolder: URL) throws -> PlanDescription {
         let files = planFiles()
         let planFile = files.first ?? folder.appendingPathComponent("\(configuration)/description.json")
         guard files.count == 1, let data = FileManager.default.contents(atPath: planFile.path),
@@ -82,22 +90,16 @@ struct SharedScratch {
             if inputs.contains(where: { $0.hasPrefix(ownPrefix) }) { own.insert(module) }
         }
         let targets = json["targetDependencyMap"] as? [String: [String]] ?? [:]
-        let dependencies = Dictionary(targets.map { (Self.moduleName($0.key), Set($0.value.map(Self.moduleName))) }, uniquingKeysWith: { $0.union($1) })
+        let dependencies = Dictionary(targets.map { (c99ModuleName($0.key), Set($0.value.map(c99ModuleName))) }, uniquingKeysWith: { $0.union($1) })
         let needs = { (module: String) in dependencies[module, default: []].union([module]) }
-        let testProducts = (json["builtTestProducts"] as? [[String: Any]] ?? []).compactMap { $0["productName"] as? String }.map(Self.moduleName)
+        let testProducts = (json["builtTestProducts"] as? [[String: Any]] ?? []).compactMap { $0["productName"] as? String }.map(c99ModuleName)
         let testNeeds = Set(testProducts.flatMap(needs))
         let dependedOn = Set(own.flatMap { dependencies[$0, default: []] })
         let tests = own.filter { testNeeds.contains($0) && !dependedOn.contains($0) }
-        let buildFolder = URL(fileURLWithPath: Self.realPath(planFile.deletingLastPathComponent()))
-        var plan = Plan(buildFolder: buildFolder, modules: Set(own.subtracting(tests).flatMap(needs)))
-        if includingTests { plan.modules.formUnion(testNeeds) }
-        return plan
-    }
-
-    /// The module of target `name`, as SwiftPM names it: every character no identifier may hold becomes `_`.
-    private static func moduleName(_ name: String) -> String {
-        let mangled = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-        return mangled.first?.isNumber == true ? "_" + mangled : mangled
+        let modules = Set(own.subtracting(tests).flatMap(needs))
+        return PlanDescription(
+            buildFolder: Self.realPath(planFile.deletingLastPathComponent()), modules: modules, testModules: modules.union(testNeeds),
+            dependencies: dependencies)
     }
 
     /// Turns each checkout SwiftPM made since the last call into a link to the kept copy of its revision.
@@ -168,16 +170,24 @@ struct SharedScratch {
 
     /// The checkouts SwiftPM's own record of the folder names: no other entry of `checkouts/` is touched.
     private func swiftPMCheckouts() -> [String] {
+        checkoutRecords().compactMap { dependency in
+            guard let name = dependency["subpath"] as? String, !name.contains("/"), name != ".." else { return nil }
+            return name
+        }
+    }
+
+    /// The identities of the packages checked out in the folder, as SwiftPM's record has them.
+    func checkedOutPackages() -> Set<String> {
+        Set(checkoutRecords().compactMap { ($0["packageRef"] as? [String: Any])?["identity"] as? String })
+    }
+
+    /// The entries of SwiftPM's record of the folder that are checkouts.
+    private func checkoutRecords() -> [[String: Any]] {
         guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("workspace-state.json").path),
             let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let dependencies = (json["object"] as? [String: Any])?["dependencies"] as? [[String: Any]]
         else { return [] }
-        return dependencies.compactMap { dependency in
-            guard (dependency["state"] as? [String: Any])?["name"] as? String == "sourceControlCheckout",
-                let name = dependency["subpath"] as? String, !name.contains("/"), name != ".."
-            else { return nil }
-            return name
-        }
+        return dependencies.filter { ($0["state"] as? [String: Any])?["name"] as? String == "sourceControlCheckout" }
     }
 
     /// The file SwiftPM locks while it works in the folder: in the temporary folder, named after the folder's path.
@@ -200,6 +210,11 @@ struct SharedScratch {
         guard let head = try? String(contentsOf: checkout.appendingPathComponent(".git/HEAD"), encoding: .utf8) else { return nil }
         let revision = head.trimmingCharacters(in: .whitespacesAndNewlines)
         return revision.count == 40 && revision.allSatisfy(\.isHexDigit) ? revision : nil
+    }
+
+    /// The modules in the folders the compiler searches in a build of `plan`.
+    func builtModules(in plan: Plan) -> Set<String> {
+        Set(plan.modulesFolders.flatMap { Self.names(in: $0) }.map(Self.module(ofFile:)))
     }
 
     /// Moves every module that `plan` does not hold out of the compiler's sight.
@@ -272,7 +287,7 @@ struct SharedScratch {
         let compiled = { (module: String) in
             plan.modulesFolders.contains { FileManager.default.fileExists(atPath: $0.appendingPathComponent("\(module).swiftmodule").path) }
         }
-        let built = Set(plan.modulesFolders.flatMap { Self.names(in: $0) }.map(Self.module(ofFile:)))
+        let built = builtModules(in: plan)
         for module in plan.modules where compiled(module) {
             // A compile that left no dependency file cannot say what it saw.
             let loaded = Self.loadedModules(by: module, in: plan.buildFolder, from: folders)
@@ -308,17 +323,48 @@ struct SharedScratch {
         var read = false
         for objects in ["\(module).build", "\(module)-tool.build"].map(buildFolder.appendingPathComponent) {
             for name in names(in: objects) where name.hasSuffix(".d") {
-                guard let text = try? String(contentsOf: objects.appendingPathComponent(name), encoding: .utf8) else { continue }
+                guard let data = FileManager.default.contents(atPath: objects.appendingPathComponent(name).path) else { continue }
                 read = true
-                // Make escapes a space in a path as `\ `.
-                let paths = text.replacingOccurrences(of: "\\ ", with: "\u{0}").split(whereSeparator: \.isWhitespace)
-                for path in paths.map({ $0.replacingOccurrences(of: "\u{0}", with: " ") }) where path.hasSuffix(".swiftmodule") {
-                    let file = URL(fileURLWithPath: path)
-                    if folders.contains(file.deletingLastPathComponent().path + "/") { loaded.insert(Self.module(ofFile: file.lastPathComponent)) }
-                }
+                loaded.formUnion(swiftModules(namedIn: data, under: folders))
             }
         }
         return read ? loaded : nil
+    }
+
+    /// The modules whose `.swiftmodule` a dependency file's `text` names in one of `folders` (each ending in `/`).
+    ///
+    /// A package's `.d` files come to megabytes (every header a C module includes): only the places where a path
+    /// ends in `.swiftmodule` are looked at, found by the C library's `strstr`.
+    static func swiftModules(namedIn text: Data, under folders: Set<String>) -> Set<String> {
+        // No path holds a NUL: it parts two as a space does.
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0 }
+        // strstr stops at a NUL: one ends the text, and the search goes on after any other.
+        let bytes = [UInt8](text) + [0]
+        return bytes.withUnsafeBufferPointer { buffer -> Set<String> in
+            guard let base = buffer.baseAddress else { return [] }
+            let suffix = ".swiftmodule", suffixLength = suffix.utf8.count
+            var modules = Set<String>(), offset = 0
+            while offset < text.count {
+                let chunk = UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self)
+                guard let hit = strstr(chunk, suffix) else {
+                    offset += strlen(chunk) + 1
+                    continue
+                }
+                let end = base.distance(to: UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self)) + suffixLength
+                offset = end
+                // A module of the toolchain is named twice: `Swift.swiftmodule/x86_64-unknown-linux-gnu.swiftmodule`.
+                guard end == text.count || isSpace(buffer[end]) else { continue }
+                // Make escapes a space in a path as `\ `.
+                var start = end - suffixLength
+                while start > 0, !isSpace(buffer[start - 1]) || (buffer[start - 1] == 0x20 && start > 1 && buffer[start - 2] == UInt8(ascii: "\\")) {
+                    start -= 1
+                }
+                let path = String(decoding: buffer[start..<end], as: UTF8.self).replacingOccurrences(of: "\\ ", with: " ")
+                guard let slash = path.lastIndex(of: "/"), folders.contains(String(path[...slash])) else { continue }
+                modules.insert(module(ofFile: String(path[path.index(after: slash)...])))
+            }
+            return modules
+        }
     }
 
     /// Removes a module's compiled files and the compiler's incremental record, so it is compiled whole again.

@@ -128,6 +128,8 @@ public struct BuildService {
         let scratch = SharedScratch(root: root, configuration: configuration)
         let lock = try jobs.contains(where: \.sharesScratch) ? scratch.lock(waiting: progress.note) : nil
         defer { withExtendedLifetime(lock) {} }
+        var plans = PlanMemory(scratch: scratch, flags: flags)
+        let loader = ManifestLoader(environment: ProcessInfo.processInfo.environment)
         var outcomes: [Outcome] = []
         for (index, job) in jobs.enumerated() {
             let log = logs.appendingPathComponent("\(job.name.replacingOccurrences(of: " ", with: "-"))-\(action.rawValue).log")
@@ -141,7 +143,7 @@ public struct BuildService {
             }
             progress.started(job, step: action.rawValue, number: index + 1, of: jobs.count)
             let start = Date()
-            let succeeded = try execute(job, log: log, scratch: scratch)
+            let succeeded = try execute(job, log: log, scratch: scratch, plans: &plans, loader: loader)
             let outcome = Outcome(job: job, succeeded: succeeded, seconds: Date().timeIntervalSince(start), log: relativeLog)
             // Only a run that ended passing is remembered; a failed or interrupted one leaves nothing.
             if succeeded, let key = job.key, let cache {
@@ -153,23 +155,67 @@ public struct BuildService {
         return Self.summary(outcomes, action: action)
     }
 
-    private func execute(_ job: Job, log: URL, scratch: SharedScratch) throws -> Bool {
+    private func execute(_ job: Job, log: URL, scratch: SharedScratch, plans: inout PlanMemory, loader: ManifestLoader) throws -> Bool {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw ToolError("Cannot create the log \(log.path).", status: .environment)
         }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         guard job.sharesScratch else { return try launch(job.arguments, environment: job.environment, name: job.name, log: handle) }
+        guard var plan = try firstPlan(of: job, scratch: scratch, plans: plans, loader: loader, log: handle) else { return false }
+        // The build writes its own plan: a build that saw other modules than that plan holds is done again with it.
+        for _ in 1...Self.buildsPerJob {
+            scratch.removePlans()
+            let existing = scratch.builtModules(in: plan)
+            scratch.discardModulesCompiledWithMoreInView(plan)
+            let succeeded: Bool
+            do {
+                defer { scratch.restoreModules(into: plan.buildFolder) }
+                try scratch.hideModules(outside: plan)
+                succeeded = try launch(job.arguments, environment: job.environment, name: job.name, log: handle)
+            }
+            try scratch.keepCheckouts()
+            // A build that stopped before it planned (a manifest that fails) saw no module.
+            guard succeeded || scratch.hasPlan else { return false }
+            let written = try scratch.readPlan(of: root.appendingPathComponent(job.path))
+            try plans.remember(written, of: job.path)
+            let actual = written.plan(includingTests: job.arguments.first == Action.test.rawValue)
+            // The modules in view were right when none was too many, and none missing that existed before the build.
+            let missing = actual.modules.subtracting(plan.modules), extra = plan.modules.subtracting(actual.modules)
+            if actual.buildFolder == plan.buildFolder, extra.isEmpty, missing.isDisjoint(with: existing) { return succeeded }
+            let difference = [("not in view", missing.intersection(existing)), ("in view", extra)].filter { !$0.1.isEmpty }
+                .map { "\($0.0): \($0.1.sorted().joined(separator: ", "))" }
+            handle.write(Data("componentctl: the build's modules differ from its plan (\(difference.joined(separator: "; "))); building again.\n".utf8))
+            plan = actual
+        }
+        throw ToolError(
+            "SwiftPM planned other modules for \(job.path) on each of \(Self.buildsPerJob) builds. Build it with --scratch package (a folder of its own).",
+            status: .environment)
+    }
+
+    /// How many builds a job may take to see exactly the modules SwiftPM plans: one when its plan was predicted right.
+    private static let buildsPerJob = 3
+
+    /// The plan a job's first build follows: predicted, else SwiftPM's (nil when SwiftPM cannot plan: its errors are in
+    /// the log). Either way the checkouts it needs are in place, so that none is cloned again during the build.
+    private func firstPlan(of job: Job, scratch: SharedScratch, plans: PlanMemory, loader: ManifestLoader, log: FileHandle) throws -> SharedScratch.Plan? {
+        let includingTests = job.arguments.first == Action.test.rawValue
+        let package = root.appendingPathComponent(job.path)
         scratch.removePlans()
-        let planning = scratch.planArguments(packagePath: job.path, flags: flags)
+        if let predicted = plans.predict(job.path, in: root, includingTests: includingTests, loader: loader) {
+            // SwiftPM drops the checkouts one package does not use: cloned again for the next, all their files would
+            // be new and compiled again. Resolving first lets the clone be replaced by the copy kept of its revision.
+            if let needed = PlanMemory.remotePackages(of: package, loader: loader), needed.isSubset(of: scratch.checkedOutPackages()) { return predicted }
+            let resolve = scratch.resolveArguments(packagePath: job.path, flags: flags)
+            guard try launch(resolve, environment: job.environment, name: job.name, log: log) else { return nil }
+            try scratch.keepCheckouts()
+            return predicted
+        }
         // Its standard output is the job graph, of no use to a reader; its errors (a manifest that fails) are.
-        guard try launch(planning, environment: job.environment, name: job.name, log: handle, dropOutput: true) else { return false }
+        let planning = scratch.planArguments(packagePath: job.path, flags: flags)
+        guard try launch(planning, environment: job.environment, name: job.name, log: log, dropOutput: true) else { return nil }
         try scratch.keepCheckouts()
-        let plan = try scratch.readPlan(of: root.appendingPathComponent(job.path), includingTests: action == .test)
-        scratch.discardModulesCompiledWithMoreInView(plan)
-        defer { scratch.restoreModules(into: plan.buildFolder) }
-        try scratch.hideModules(outside: plan)
-        return try launch(job.arguments, environment: job.environment, name: job.name, log: handle)
+        return try scratch.readPlan(of: package).plan(includingTests: includingTests)
     }
 
     /// Runs `swift arguments` with its output in `log` (and on standard output when verbose; `dropOutput` drops
