@@ -258,6 +258,26 @@ struct SharedScratchTests {
         #expect(try tool(scratch, ["build", "values", "--standalone"]).status == 4, "the plan now kept is SwiftPM's")
     }
 
+    /// A package whose dependency is not checked out is resolved before its predicted build; `swift package resolve`
+    /// refuses some options of `swift build`, and the planning call resolves then. A build folder that went away
+    /// leaves the kept plans right.
+    @Test func aPredictedBuildNeedingACheckoutPassesWithOptionsOnlySwiftBuildTakes() throws {
+        let (scratch, _) = try fixtureWithDeclaredModules()
+        let environment = ["COMPONENTCTL_CACHE": "off", "COMPONENTCTL_SWIFT_FLAGS": "--disable-xctest"]
+        let build = { (name: String) in try ToolProcess.run(["build", name, "--standalone", "--root", scratch.root.path], environment: environment) }
+        #expect(try build("values").status == 0)
+        let kit = try build("kit")
+        #expect(kit.status == 0, "\(kit.output)")
+        #expect(try scratch.read(".build/componentctl-logs/kit-build.log").contains(" resolve\n"), "kit's plan was predicted, its checkout resolved")
+
+        let shared = scratch.root.appendingPathComponent(".build/componentctl-shared")
+        for name in try FileManager.default.contentsOfDirectory(atPath: shared.path) where name.contains("-linux-") {
+            try FileManager.default.removeItem(at: shared.appendingPathComponent(name))
+        }
+        #expect(try build("kit").status == 0)
+        #expect(try !scratch.read(".build/componentctl-logs/kit-build.log").contains("differ from its plan"))
+    }
+
     /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
     @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
         let scratch = try Scratch.fixtureRepository()

@@ -3,6 +3,8 @@ import PluginFeed
 
 /// What SwiftPM planned for one package in the shared scratch folder, as its `description.json` says.
 struct PlanDescription: Codable, Equatable {
+    /// The package's folder, relative to the workspace root.
+    var package = ""
     /// The folder of the configuration's build, a real path (`.../x86_64-unknown-linux-gnu/debug`).
     var buildFolder: String
     /// The modules a build of the package makes.
@@ -24,7 +26,8 @@ struct PlanDescription: Codable, Equatable {
 /// A prediction is only a guess: each build writes its own plan, and a build that saw other modules than its plan
 /// holds is done again with that plan. So a wrong guess costs time, never a result.
 struct PlanMemory {
-    /// Where the plans are kept: one file a package, named after its path.
+    /// Where the plans are kept: one file a package, named after a digest of its path (a path may be longer than a
+    /// file name may).
     let folder: URL
     private(set) var plans: [String: PlanDescription] = [:]
 
@@ -35,20 +38,24 @@ struct PlanMemory {
         folder = scratch.folder.appendingPathComponent("componentctl-plans/\(scratch.configuration)\(variant)")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".json") {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
-                let plan = try? JSONDecoder().decode(PlanDescription.self, from: data),
-                let path = String(name.dropLast(".json".count)).removingPercentEncoding
+                let plan = try? JSONDecoder().decode(PlanDescription.self, from: data), name == Self.fileName(of: plan.package)
             else { continue }
-            plans[path] = plan
+            plans[plan.package] = plan
         }
     }
 
-    /// Keeps `plan` as the last one of the package at `path` (relative to the workspace root).
-    mutating func remember(_ plan: PlanDescription, of path: String) throws {
-        guard plans[path] != plan else { return }
-        plans[path] = plan
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let name = (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path) + ".json"
-        try AtomicFile.write(try JSONEncoder().encode(plan), to: folder.appendingPathComponent(name))
+    /// Keeps `plan` as the last one of its package. A plan is only a guess: one that cannot be written costs time.
+    mutating func remember(_ plan: PlanDescription) {
+        guard plans[plan.package] != plan else { return }
+        plans[plan.package] = plan
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
+            let data = try? JSONEncoder().encode(plan)
+        else { return }
+        try? AtomicFile.write(data, to: folder.appendingPathComponent(Self.fileName(of: plan.package)))
+    }
+
+    private static func fileName(of package: String) -> String {
+        String(Digest.sha256(Data(package.utf8)).prefix(32)) + ".json"
     }
 
     /// The plan the package at `path` most likely gets: its last one, else one worked out from its manifest and the

@@ -65,13 +65,14 @@ struct SharedScratch {
         }
     }
 
-    /// Reads the plan SwiftPM wrote for the package in `packageFolder`: its planning call writes one, and so does
+    /// Reads the plan SwiftPM wrote for the package at `package` (relative to the root): its planning call writes one, and so does
     /// each build.
     ///
     /// SwiftPM plans every target of each product a dependency offers, but builds only those its targets need;
     /// the plan's modules are those. Its tests are the package's own targets that none of the others depends on
     /// and that a test product does.
-    func readPlan(of packageFolder: URL) throws -> PlanDescription {
+    func readPlan(of package: String) throws -> PlanDescription {
+        let packageFolder = root.appendingPathComponent(package)
         let files = planFiles()
         let planFile = files.first ?? folder.appendingPathComponent("\(configuration)/description.json")
         guard files.count == 1, let data = FileManager.default.contents(atPath: planFile.path),
@@ -98,7 +99,7 @@ struct SharedScratch {
         let tests = own.filter { testNeeds.contains($0) && !dependedOn.contains($0) }
         let modules = Set(own.subtracting(tests).flatMap(needs))
         return PlanDescription(
-            buildFolder: Self.realPath(planFile.deletingLastPathComponent()), modules: modules, testModules: modules.union(testNeeds),
+            package: package, buildFolder: Self.realPath(planFile.deletingLastPathComponent()), modules: modules, testModules: modules.union(testNeeds),
             dependencies: dependencies)
     }
 

@@ -177,15 +177,19 @@ public struct BuildService {
             try scratch.keepCheckouts()
             // A build that stopped before it planned (a manifest that fails) saw no module.
             guard succeeded || scratch.hasPlan else { return false }
-            let written = try scratch.readPlan(of: root.appendingPathComponent(job.path))
-            try plans.remember(written, of: job.path)
+            let written = try scratch.readPlan(of: job.path)
+            plans.remember(written)
             let actual = written.plan(includingTests: job.arguments.first == Action.test.rawValue)
             // The modules in view were right when none was too many, and none missing that existed before the build.
-            let missing = actual.modules.subtracting(plan.modules), extra = plan.modules.subtracting(actual.modules)
-            if actual.buildFolder == plan.buildFolder, extra.isEmpty, missing.isDisjoint(with: existing) { return succeeded }
-            let difference = [("not in view", missing.intersection(existing)), ("in view", extra)].filter { !$0.1.isEmpty }
-                .map { "\($0.0): \($0.1.sorted().joined(separator: ", "))" }
-            handle.write(Data("componentctl: the build's modules differ from its plan (\(difference.joined(separator: "; "))); building again.\n".utf8))
+            let missing = actual.modules.subtracting(plan.modules).intersection(existing), extra = plan.modules.subtracting(actual.modules)
+            let otherFolder = actual.buildFolder.path != plan.buildFolder.path
+            if !otherFolder, extra.isEmpty, missing.isEmpty { return succeeded }
+            let differences =
+                [
+                    ("not in view", missing.sorted().joined(separator: ", ")), ("in view", extra.sorted().joined(separator: ", ")),
+                    ("built in", otherFolder ? actual.buildFolder.path : ""),
+                ].filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1)" }
+            handle.write(Data("componentctl: the build's modules differ from its plan (\(differences.joined(separator: "; "))); building again.\n".utf8))
             plan = actual
         }
         throw ToolError(
@@ -200,28 +204,30 @@ public struct BuildService {
     /// the log). Either way the checkouts it needs are in place, so that none is cloned again during the build.
     private func firstPlan(of job: Job, scratch: SharedScratch, plans: PlanMemory, loader: ManifestLoader, log: FileHandle) throws -> SharedScratch.Plan? {
         let includingTests = job.arguments.first == Action.test.rawValue
-        let package = root.appendingPathComponent(job.path)
         scratch.removePlans()
         if let predicted = plans.predict(job.path, in: root, includingTests: includingTests, loader: loader) {
             // SwiftPM drops the checkouts one package does not use: cloned again for the next, all their files would
             // be new and compiled again. Resolving first lets the clone be replaced by the copy kept of its revision.
-            if let needed = PlanMemory.remotePackages(of: package, loader: loader), needed.isSubset(of: scratch.checkedOutPackages()) { return predicted }
+            let needed = PlanMemory.remotePackages(of: root.appendingPathComponent(job.path), loader: loader)
+            if let needed, needed.isSubset(of: scratch.checkedOutPackages()) { return predicted }
+            // `swift package` refuses some options of `swift build` (`--disable-xctest`): then the planning call resolves.
             let resolve = scratch.resolveArguments(packagePath: job.path, flags: flags)
-            guard try launch(resolve, environment: job.environment, name: job.name, log: log) else { return nil }
-            try scratch.keepCheckouts()
-            return predicted
+            if try launch(resolve, environment: job.environment, name: job.name, log: log, dropOutput: true, dropErrors: true) {
+                try scratch.keepCheckouts()
+                return predicted
+            }
         }
         // Its standard output is the job graph, of no use to a reader; its errors (a manifest that fails) are.
         let planning = scratch.planArguments(packagePath: job.path, flags: flags)
         guard try launch(planning, environment: job.environment, name: job.name, log: log, dropOutput: true) else { return nil }
         try scratch.keepCheckouts()
-        return try scratch.readPlan(of: package).plan(includingTests: includingTests)
+        return try scratch.readPlan(of: job.path).plan(includingTests: includingTests)
     }
 
     /// Runs `swift arguments` with its output in `log` (and on standard output when verbose; `dropOutput` drops
-    /// its standard output), and says whether it exited 0.
+    /// its standard output, `dropErrors` its standard error), and says whether it exited 0.
     private func launch(
-        _ arguments: [String], environment: [String: String], name: String, log handle: FileHandle, dropOutput: Bool = false
+        _ arguments: [String], environment: [String: String], name: String, log handle: FileHandle, dropOutput: Bool = false, dropErrors: Bool = false
     ) throws -> Bool {
         let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
         handle.write(Data("$ \(variables)swift \(arguments.joined(separator: " "))\n".utf8))
@@ -232,7 +238,7 @@ public struct BuildService {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         let pipe = Pipe()
         process.standardOutput = dropOutput ? FileHandle.nullDevice : verbose ? pipe : handle
-        process.standardError = verbose ? pipe : handle
+        process.standardError = dropErrors ? FileHandle.nullDevice : verbose ? pipe : handle
         process.standardInput = FileHandle.nullDevice
         let stop: StopForwarding.Child
         do {
@@ -240,7 +246,8 @@ public struct BuildService {
         } catch {
             throw ToolError("Cannot run '\(swift)': \(ToolError.describe(error)) Is Swift installed and on the PATH?", status: .environment)
         }
-        if verbose {
+        // A pipe no child writes to would never end.
+        if verbose, !(dropOutput && dropErrors) {
             while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
                 handle.write(data)
                 FileHandle.standardOutput.write(data)
