@@ -30,6 +30,8 @@ struct PlanMemory {
     /// file name may).
     let folder: URL
     private(set) var plans: [String: PlanDescription] = [:]
+    /// Every module a kept plan has, with all the modules it needs.
+    private var known: [String: Set<String>] = [:]
 
     /// The plans kept in `scratch` for its configuration and the extra arguments of its builds (`flags`: another
     /// target triple builds in another folder).
@@ -41,6 +43,7 @@ struct PlanMemory {
                 let plan = try? JSONDecoder().decode(PlanDescription.self, from: data), name == Self.fileName(of: plan.package)
             else { continue }
             plans[plan.package] = plan
+            known.merge(plan.dependencies) { $0.union($1) }
         }
     }
 
@@ -48,6 +51,7 @@ struct PlanMemory {
     mutating func remember(_ plan: PlanDescription) {
         guard plans[plan.package] != plan else { return }
         plans[plan.package] = plan
+        known.merge(plan.dependencies) { $0.union($1) }
         guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil,
             let data = try? JSONEncoder().encode(plan)
         else { return }
@@ -64,7 +68,7 @@ struct PlanMemory {
         if let last = plans[path] { return last.plan(includingTests: includingTests) }
         let folder = root.appendingPathComponent(path)
         guard let buildFolder = plans.values.first?.buildFolder, let manifest = try? loader.load(packageIn: folder),
-            let modules = PlanPrediction(manifest: manifest, folder: folder, known: knownModules, loader: loader).modules(includingTests: includingTests)
+            let modules = PlanPrediction(manifest: manifest, folder: folder, known: known, loader: loader).modules(includingTests: includingTests)
         else { return nil }
         return SharedScratch.Plan(buildFolder: URL(fileURLWithPath: buildFolder), modules: modules)
     }
@@ -90,11 +94,6 @@ struct PlanMemory {
             }
         }
         return remote
-    }
-
-    /// Every module a kept plan has, with all the modules it needs.
-    private var knownModules: [String: Set<String>] {
-        plans.values.reduce(into: [:]) { known, plan in known.merge(plan.dependencies) { $0.union($1) } }
     }
 }
 

@@ -23,7 +23,7 @@ struct SharedScratch {
     static let path = ".build/componentctl-shared"
 
     /// The modules one build of a package makes, which are all it may see.
-    struct Plan: Equatable {
+    struct Plan {
         /// The folder of this configuration's build (`x86_64-unknown-linux-gnu/debug`).
         var buildFolder: URL
         /// Every module the package's build makes, its dependencies' included.
