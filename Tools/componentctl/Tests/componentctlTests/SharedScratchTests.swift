@@ -239,17 +239,24 @@ struct SharedScratchTests {
         """
     }
 
+    /// Makes values depend on kit's package at its path, with `declaration` of its manifest replaced by `withKit`,
+    /// and import Kit.
+    private func valuesImportingKit(_ scratch: Scratch, declaration: String, withKit: String) throws {
+        let manifest = "Packages/Foundation/Values/Package.swift"
+        try scratch.replace(in: manifest, "    targets: [", with: "    dependencies: [.package(path: \"../Kit\")],\n    targets: [")
+        try scratch.replace(in: manifest, declaration, with: withKit)
+        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
+    }
+
     /// A build is planned from the plan SwiftPM wrote for the package's last build; that plan goes stale when its
     /// manifest drops a dependency, and the build that saw the dropped module is done again with SwiftPM's new plan.
     @Test func aBuildPlannedFromAStalePlanIsDoneAgainWithSwiftPMsPlan() throws {
         let scratch = try Scratch.fixtureRepository()
-        let manifest = "Packages/Foundation/Values/Package.swift"
-        try scratch.replace(in: manifest, "    targets: [", with: "    dependencies: [.package(path: \"../Kit\")],\n    targets: [")
-        try scratch.replace(in: manifest, #".target(name: "Values")"#, with: #".target(name: "Values", dependencies: [.product(name: "Kit", package: "Kit")])"#)
-        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
+        let declaringKit = #".target(name: "Values", dependencies: [.product(name: "Kit", package: "Kit")])"#
+        try valuesImportingKit(scratch, declaration: #".target(name: "Values")"#, withKit: declaringKit)
         #expect(try tool(scratch, ["build", "kit", "values", "--standalone"]).status == 0)
 
-        try scratch.replace(in: manifest, #".target(name: "Values", dependencies: [.product(name: "Kit", package: "Kit")])"#, with: #".target(name: "Values")"#)
+        try scratch.replace(in: "Packages/Foundation/Values/Package.swift", declaringKit, with: #".target(name: "Values")"#)
         let stale = try tool(scratch, ["build", "values", "--standalone"])
         #expect(stale.status == 4, "\(stale.output)")
         let log = try scratch.read(".build/componentctl-logs/values-build.log")
@@ -281,10 +288,8 @@ struct SharedScratchTests {
     /// A test target's dependencies are in view of `test`, not of `build`: `swift build` does not build them.
     @Test func aModuleOnlyTheTestsUseIsOutOfViewOfABuild() throws {
         let scratch = try Scratch.fixtureRepository()
-        let manifest = "Packages/Foundation/Values/Package.swift"
-        try scratch.replace(in: manifest, "    targets: [", with: "    dependencies: [.package(path: \"../Kit\")],\n    targets: [")
-        try scratch.replace(in: manifest, #"dependencies: ["Values"])"#, with: #"dependencies: ["Values", .product(name: "Kit", package: "Kit")])"#)
-        try scratch.write("Packages/Foundation/Values/Sources/Values/Undeclared.swift", "import Kit\n")
+        try valuesImportingKit(
+            scratch, declaration: #"dependencies: ["Values"])"#, withKit: #"dependencies: ["Values", .product(name: "Kit", package: "Kit")])"#)
         #expect(try tool(scratch, ["build", "kit", "--standalone"]).status == 0)
         #expect(try tool(scratch, ["test", "values", "--standalone"]).status == 0, "kit is built and in view of the tests' build")
         let built = try tool(scratch, ["build", "values", "--standalone"])
