@@ -282,13 +282,12 @@ struct SharedScratch {
     }
 
     /// Removes the compiled files of each module of `plan` whose last compile loaded a module `plan` lacks, so
-    /// that this build compiles it again with only its own modules in view.
-    func discardModulesCompiledWithMoreInView(_ plan: Plan) {
+    /// that this build compiles it again with only its own modules in view (`built`: ``builtModules(in:)``).
+    func discardModulesCompiledWithMoreInView(_ plan: Plan, built: Set<String>) {
         let folders = Set(plan.modulesFolders.map { $0.path + "/" })
         let compiled = { (module: String) in
             plan.modulesFolders.contains { FileManager.default.fileExists(atPath: $0.appendingPathComponent("\(module).swiftmodule").path) }
         }
-        let built = builtModules(in: plan)
         for module in plan.modules where compiled(module) {
             // A compile that left no dependency file cannot say what it saw.
             let loaded = Self.loadedModules(by: module, in: plan.buildFolder, from: folders)

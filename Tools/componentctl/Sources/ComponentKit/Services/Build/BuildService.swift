@@ -25,6 +25,9 @@ public struct BuildService {
         /// Whether it builds in the shared scratch folder (standalone jobs, unless each package keeps its own).
         public var sharesScratch = false
 
+        /// Whether it runs tests (`swift test`), not only a build.
+        var runsTests: Bool { arguments.first == Action.test.rawValue }
+
         /// What its passed result is recorded as: `test standalone` or `test app`.
         var cacheAction: String { (arguments.first ?? "") + (path == "." ? " app" : " standalone") }
 
@@ -167,7 +170,7 @@ public struct BuildService {
         for _ in 1...Self.buildsPerJob {
             scratch.removePlans()
             let existing = scratch.builtModules(in: plan)
-            scratch.discardModulesCompiledWithMoreInView(plan)
+            scratch.discardModulesCompiledWithMoreInView(plan, built: existing)
             let succeeded: Bool
             do {
                 defer { scratch.restoreModules(into: plan.buildFolder) }
@@ -179,7 +182,7 @@ public struct BuildService {
             guard succeeded || scratch.hasPlan else { return false }
             let written = try scratch.readPlan(of: job.path)
             plans.remember(written)
-            let actual = written.plan(includingTests: job.arguments.first == Action.test.rawValue)
+            let actual = written.plan(includingTests: job.runsTests)
             // The modules in view were right when none was too many, and none missing that existed before the build.
             let missing = actual.modules.subtracting(plan.modules).intersection(existing), extra = plan.modules.subtracting(actual.modules)
             let otherFolder = actual.buildFolder.path != plan.buildFolder.path
@@ -203,9 +206,7 @@ public struct BuildService {
     /// The plan a job's first build follows: predicted, else SwiftPM's (nil when SwiftPM cannot plan: its errors are in
     /// the log). Either way the checkouts it needs are in place, so that none is cloned again during the build.
     private func firstPlan(of job: Job, scratch: SharedScratch, plans: PlanMemory, loader: ManifestLoader, log: FileHandle) throws -> SharedScratch.Plan? {
-        let includingTests = job.arguments.first == Action.test.rawValue
-        scratch.removePlans()
-        if let predicted = plans.predict(job.path, in: root, includingTests: includingTests, loader: loader) {
+        if let predicted = plans.predict(job.path, in: root, includingTests: job.runsTests, loader: loader) {
             // SwiftPM drops the checkouts one package does not use: cloned again for the next, all their files would
             // be new and compiled again. Resolving first lets the clone be replaced by the copy kept of its revision.
             let needed = PlanMemory.remotePackages(of: root.appendingPathComponent(job.path), loader: loader)
@@ -219,9 +220,10 @@ public struct BuildService {
         }
         // Its standard output is the job graph, of no use to a reader; its errors (a manifest that fails) are.
         let planning = scratch.planArguments(packagePath: job.path, flags: flags)
+        scratch.removePlans()
         guard try launch(planning, environment: job.environment, name: job.name, log: log, dropOutput: true) else { return nil }
         try scratch.keepCheckouts()
-        return try scratch.readPlan(of: job.path).plan(includingTests: includingTests)
+        return try scratch.readPlan(of: job.path).plan(includingTests: job.runsTests)
     }
 
     /// Runs `swift arguments` with its output in `log` (and on standard output when verbose; `dropOutput` drops
