@@ -119,8 +119,8 @@ public struct PluginStore: Sendable {
 
     private func keepCache(_ value: some Encodable, at url: URL) {
         guard (try? makeFolder(folder)) != nil, let data = try? JSONEncoder().encode(value) else { return }
-        // A cache: a failed write only means asking the feed again.
-        try? AtomicFile.write(data, to: url)
+        // A cache: a failed or lost write only means asking the feed again.
+        try? AtomicFile.write(data, to: url, durable: false)
     }
 
     private var lookupCopyURL: URL { folder.appendingPathComponent("lookup-index.json") }

@@ -10,10 +10,11 @@ import Darwin
 /// plugin store's state. Every file is written, fsynced, then renamed into place, and its folder fsynced.
 public enum AtomicFile {
     /// Writes `data` to `url` through a temporary file in the same folder: fsync, rename, fsync the folder.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// A cache passes `durable: false`: renamed whole, never synced, so a power cut may lose it, never tear it.
+    public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         do {
-            try writeSynced(data, to: temporary)
+            try writeSynced(data, to: temporary, durable: durable)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
@@ -23,11 +24,11 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: temporary)
             throw FeedError("cannot write \(url.path): \(reason)")
         }
-        syncFolder(url.deletingLastPathComponent())
+        if durable { syncFolder(url.deletingLastPathComponent()) }
     }
 
     /// Writes `data` to `url` in place and fsyncs it: for a file not yet in sight (in a staging folder renamed as a whole).
-    public static func writeSynced(_ data: Data, to url: URL) throws {
+    public static func writeSynced(_ data: Data, to url: URL, durable: Bool = true) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -42,7 +43,7 @@ public enum AtomicFile {
                 written += count
             }
         }
-        guard fsync(descriptor) == 0 else { throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
+        guard !durable || fsync(descriptor) == 0 else { throw FeedError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
     }
 
     /// Makes the folder's entries (a rename into it) durable; a folder that cannot be opened is left as it is.
