@@ -57,7 +57,7 @@ public enum GeneratedApp {
                 "home-interface": "bd7e42bf16a00137250dc0ad232ac0d40df9f6d5bd49d5d7c1152e560639b40e",
                 "models": "79809403de18ebd266d8a167a9a10b964f90ba2230ae3537bffbdbbe598f35bb",
                 "order-interface": "4ed69622ce8ccad44d30caae94b3b0af1d53c8969fd5211ff1206b0d91059fe3",
-                "plugin-feed": "9a822b0bba2d462c1798290824657e44223489410a66b7896430fd8bdb34c407",
+                "plugin-feed": "40ac999a47f29907ee243ddb217c5a48ed9b13ea13a1a594b122a51a568209e8",
                 "product": "f953283c84fb867058e8be09fd7567b2db3dfcd70eb28d16b7e2795721968d56",
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "reviews": "96136783e99832217a9339e24a9011b7803c058b3d090ade046ba5cf0b262e21",

@@ -17,7 +17,7 @@ import TestSupport
     }
 
     private func rootTree(_ scratch: Scratch) -> String? {
-        IndexTreeCache.rootTree(ofIndexAt: scratch.root.appendingPathComponent(".git/index")).map { $0.map { String(format: "%02x", $0) }.joined() }
+        IndexFile.read(at: scratch.root.appendingPathComponent(".git/index"))?.rootTree.map { $0.map { String(format: "%02x", $0) }.joined() }
     }
 
     @Test(arguments: ["2", "3", "4"])

@@ -4,8 +4,8 @@ import TestSupport
 
 @testable import ComponentKit
 
-/// Keys and `affected --uncommitted` rest on the list of changed paths libgit2's status gives: it must be git's own,
-/// whatever the working tree holds.
+/// Keys and `affected --uncommitted` rest on the list of changed paths the status gives (componentctl's own scan, or
+/// libgit2's where the scan declines): it must be git's own, whatever the working tree holds.
 @Suite struct WorkingTreeStatusTests {
     /// Names that sort next to the folder separator in git's byte order ("a-b" < "a.b" < "a/" < "a0").
     private static let names = ["a", "a-b", "a.b", "a0", "ab", "B", "x y"]
@@ -27,11 +27,54 @@ import TestSupport
         try scratch.commitAll("submodule")
         let repository = try GitRepository(containing: scratch.root)
         for round in 0..<3 {
-            for _ in 0..<Int(random.next() % 8 + 2) { try? Self.change(scratch, &random) }
+            for _ in 0..<Int(random.next() % 8 + 2) { try? Self.change(scratch, &random, submodule: true) }
             let read = try repository.changedFiles(under: "")
             let git = try Self.gitStatus(scratch)
             #expect(read == git, "seed \(seed), round \(round): libgit2 \(read) against git \(git)")
+            #expect(WorkingTreeScan.read(repository) == nil, "the scan leaves submodules to libgit2")
         }
+    }
+
+    /// The same changes without a submodule: the scan answers wherever nothing is staged, with git's own list.
+    @Test(arguments: 0..<24)
+    func theScanListsWhatGitStatusListsOrDeclinesWhenSomethingIsStaged(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed) + 1000)
+        let scratch = try Scratch(named: "scan-\(seed)")
+        for _ in 0..<60 { try scratch.write(Self.randomPath(&random), "\(random.next())\n") }
+        try scratch.write(".gitignore", "*.log\nGenerated/\n")
+        try scratch.commitAsNewRepository()
+        if seed % 3 == 1 { try scratch.git("update-index", "--index-version", "4") }
+        if seed % 3 == 2 { try scratch.git("config", "core.trustctime", "false") }
+        let repository = try GitRepository(containing: scratch.root)
+        var answered = 0
+        for round in 0..<6 {
+            for _ in 0..<Int(random.next() % 6 + 1) { try? Self.change(scratch, &random, submodule: false) }
+            let staged = (try? scratch.git("diff", "--cached", "--quiet")) == nil
+            let git = try Self.gitStatus(scratch)
+            if let scanned = WorkingTreeScan.read(repository) {
+                answered += 1
+                #expect(!staged, "seed \(seed), round \(round): the scan answered with changes staged")
+                #expect(scanned.changed == git, "seed \(seed), round \(round): the scan \(scanned.changed) against git \(git)")
+                #expect(try repository.changedFiles(under: "") == git)
+            } else {
+                // Declined: something is staged, or the index no longer proves that nothing is (its cache tree was
+                // invalidated by a change since undone).
+                let head = try scratch.git("rev-parse", "HEAD^{tree}").trimmingCharacters(in: .whitespacesAndNewlines)
+                let cached = IndexFile.read(at: scratch.root.appendingPathComponent(".git/index"))?.rootTree.map {
+                    $0.map { String(format: "%02x", $0) }.joined()
+                }
+                #expect(staged || cached != head, "seed \(seed), round \(round): the scan declined with nothing staged")
+            }
+            // Committing every change (nested repositories taken away first) makes the index HEAD's again: the scan
+            // answers, and finds what git finds.
+            if staged || random.next() % 3 == 0 {
+                try scratch.git("clean", "-ffdq")
+                try scratch.git("add", "-A")
+                try scratch.git("commit", "-qm", "round \(round)", "--allow-empty")
+                #expect(WorkingTreeScan.read(repository)?.changed == (try Self.gitStatus(scratch)), "seed \(seed), round \(round), committed")
+            }
+        }
+        #expect(answered > 0, "seed \(seed): the scan never answered")
     }
 
     private static func randomPath(_ random: inout SplitMix64) -> String {
@@ -39,15 +82,16 @@ import TestSupport
         return (0..<depth).map { _ in names[Int(random.next() % UInt64(names.count))] }.joined(separator: "/") + "/f\(random.next() % 5).txt"
     }
 
-    /// One change of the kinds a working tree sees: edits, deletions, new files and folders (ignored ones too),
-    /// staged changes, a file that becomes a folder or a link, a folder that becomes a file, a nested repository, a
-    /// submodule edited or moved.
-    private static func change(_ scratch: Scratch, _ random: inout SplitMix64) throws {
+    /// One change of the kinds a working tree sees: edits (of the same size too, just after git took the stat data, or
+    /// with the time set back), a touch or a mode change alone, deletions, new files and folders (ignored ones too), staged changes, a
+    /// file that becomes a folder or a link, a folder that becomes a file or a link, a nested repository, a submodule
+    /// edited or moved.
+    private static func change(_ scratch: Scratch, _ random: inout SplitMix64, submodule: Bool) throws {
         let tracked = try scratch.git("ls-files").split(separator: "\n").map(String.init).filter { ![".gitignore", ".gitmodules", "a.c"].contains($0) }
         guard let file = tracked.isEmpty ? nil : tracked[Int(random.next() % UInt64(tracked.count))] else { return }
         let url = scratch.root.appendingPathComponent(file)
         let manager = FileManager.default
-        switch random.next() % 13 {
+        switch random.next() % (submodule ? 19 : 17) {
         case 0: try scratch.write(file, "edited \(random.next())\n")
         case 1: try? manager.removeItem(at: url)
         case 2: try scratch.write(randomPath(&random), "new\n")
@@ -71,12 +115,36 @@ import TestSupport
             let nested = (file as NSString).deletingLastPathComponent + "/nested\(random.next() % 3)"
             try scratch.write(nested + "/inner.txt", "nested\n")
             try scratch.run("/usr/bin/git", ["-C", nested, "init", "-q"])
-        case 10: try scratch.write("a.c/Sources/Library.swift", "// edited \(random.next())\n")
+        case 10:
+            // The same size, other bytes: only the content tells.
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try scratch.write(file, String(text.reversed().dropFirst()) + "\n")
         case 11:
+            try scratch.git("status", "--porcelain")
+            try scratch.write(file, String(repeating: "x", count: (try? Data(contentsOf: url).count) ?? 1))
+        case 12: try manager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+        case 13:
+            let executable = ((try? manager.attributesOfItem(atPath: url.path))?[.posixPermissions] as? Int ?? 0) & 0o100 != 0
+            try manager.setAttributes([.posixPermissions: executable ? 0o644 : 0o755], ofItemAtPath: url.path)
+        case 14:
+            let folder = url.deletingLastPathComponent()
+            guard folder.path != scratch.root.path else { return }
+            try? manager.removeItem(at: folder)
+            try manager.createSymbolicLink(atPath: folder.path, withDestinationPath: ".")
+        case 15: try scratch.git("rm", "-q", "--cached", "--", file)
+        case 16:
+            // Changed after git took its stat data, its time set back as it was (a time no earlier than the index's):
+            // only the content tells, where the change time is not trusted.
+            let time = Date(timeIntervalSinceNow: 3600)
+            try scratch.write(file, "first \(random.next() % 10)\n")
+            try manager.setAttributes([.modificationDate: time], ofItemAtPath: url.path)
+            try scratch.git("status", "--porcelain")
+            try scratch.write(file, "again \(random.next() % 10)\n")
+            try manager.setAttributes([.modificationDate: time], ofItemAtPath: url.path)
+        case 17: try scratch.write("a.c/Sources/Library.swift", "// edited \(random.next())\n")
+        default:
             try scratch.write("a.c/Sources/Library.swift", "// committed \(random.next())\n")
             try scratch.run("/usr/bin/git", ["-C", "a.c", "-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-qam", "moved"])
-        default:
-            try scratch.git("rm", "-q", "--cached", "--", file)
         }
     }
 

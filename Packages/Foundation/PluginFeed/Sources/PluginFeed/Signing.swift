@@ -140,6 +140,14 @@ public enum Digest {
     }
 
     private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        // Written into one buffer: a key of every component is a digest, and a string a byte costs more than the hash.
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
+            for (position, byte) in digest.enumerated() {
+                buffer[2 * position] = digits[Int(byte >> 4)]
+                buffer[2 * position + 1] = digits[Int(byte & 0x0f)]
+            }
+            return SHA256.byteCount * 2
+        }
     }
 }

@@ -414,12 +414,15 @@ public final class GitRepository {
     /// Paths under `path` with changes in the index or working tree, untracked files included (and ignored
     /// ones when `ignored` is set; an ignored folder is one entry, ending in "/").
     public func changedFiles(under path: String, ignored: Bool = false) throws -> [String] {
+        if !ignored, let scanned = WorkingTreeScan.read(self) {
+            return scanned.changed.filter { path.isEmpty || $0.hasPrefix(path + "/") || $0 == path }
+        }
         // Nothing is staged when the index's cache tree is HEAD's tree: then only the working tree needs comparing, unless
         // the index changed meanwhile.
         let index = URL(fileURLWithPath: String(cString: git_repository_path(pointer))).appendingPathComponent("index")
         let before = FileStatus.identity(index)
         let headTree = (try? headCommit()).flatMap { try? tree(of: $0, path: "") }
-        let unstaged = before != nil && headTree != nil && headTree?.bytes == IndexTreeCache.rootTree(ofIndexAt: index)
+        let unstaged = before != nil && headTree != nil && headTree?.bytes == IndexFile.read(at: index)?.rootTree
         var paths = try changedFiles(under: path, ignored: ignored, show: unstaged ? GIT_STATUS_SHOW_WORKDIR_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR)
         if unstaged && FileStatus.identity(index) != before {
             paths = try changedFiles(under: path, ignored: ignored, show: GIT_STATUS_SHOW_INDEX_AND_WORKDIR)
@@ -444,11 +447,28 @@ public final class GitRepository {
             let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
             guard let file = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path else { continue }
             let name = String(cString: file)
-            // componentctl's own lock and journal folder is no change of the workspace, ignored or not.
-            if name.hasPrefix(Journal.folderName + "/") || name.contains("/" + Journal.folderName + "/") { continue }
+            guard Self.isWorkspaceChange(name) else { continue }
             if path.isEmpty || name.hasPrefix(prefix) || name == path { paths.append(name) }
         }
         return paths.sorted()
+    }
+
+    /// Whether a changed path is a change of the workspace: componentctl's own lock and journal folder is none, ignored or not.
+    static func isWorkspaceChange(_ path: String) -> Bool {
+        !path.hasPrefix(Journal.folderName + "/") && !path.contains("/" + Journal.folderName + "/")
+    }
+
+    /// The values of the settings `names` (as `core.filemode`) that git's configuration sets, by lower-case name.
+    func configuration(_ names: [String]) -> [String: String] {
+        var config: OpaquePointer?
+        guard git_repository_config_snapshot(&config, pointer) == 0 else { return [:] }
+        defer { git_config_free(config) }
+        var values: [String: String] = [:]
+        for name in names {
+            var value: UnsafePointer<CChar>?
+            if git_config_get_string(&value, config, name) == 0, let value { values[name.lowercased()] = String(cString: value) }
+        }
+        return values
     }
 
     /// Whether git ignores `path` (relative to the working tree; a folder ends in "/").

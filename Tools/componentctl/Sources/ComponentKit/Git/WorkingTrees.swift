@@ -208,6 +208,11 @@ public struct WorkingTreeStatus: Sendable {
 
     /// The status of `repository`, read now.
     static func read(_ repository: GitRepository) throws -> WorkingTreeStatus {
-        WorkingTreeStatus(workdir: repository.workdir.path, changed: try repository.changedFiles(under: ""), index: try repository.indexLinksAndSubmodules())
+        if let scanned = WorkingTreeScan.read(repository) {
+            // The scan declines an index with submodules.
+            return WorkingTreeStatus(workdir: repository.workdir.path, changed: scanned.changed, index: (scanned.links, [:]))
+        }
+        return WorkingTreeStatus(
+            workdir: repository.workdir.path, changed: try repository.changedFiles(under: ""), index: try repository.indexLinksAndSubmodules())
     }
 }

@@ -44,6 +44,8 @@ struct BuildInputs {
     /// The working tree's path, without a trailing slash.
     private let workdir: String
     private let linkTargets = LinkTargets()
+    /// Where each path (its names, `.` and `..` applied) leads, once walked.
+    private let walks = Walks()
 
     /// Reads the index's links and submodules, unless `status` (of the same repository) read them already, with the
     /// untracked links it lists.
@@ -105,9 +107,7 @@ struct BuildInputs {
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
     /// SwiftPM reads one of them instead of Package.swift, so each may add inputs.
     private func versionSpecificPaths(in folder: String, into found: inout Found) -> [String] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: workdir + "/" + folder)) ?? []).filter {
-            $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")
-        }
+        let names = FileStatus.names(inFolderAt: workdir + "/" + folder).filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }
         return names.sorted().flatMap { pathDependencies(ofManifestAt: folder + "/" + $0, into: &found) }
     }
 
@@ -137,21 +137,14 @@ struct BuildInputs {
     /// followed, and the links followed.
     /// `link` names the link inside a package that `written` was read from, if it was.
     private func follow(_ written: String, from: String, by component: String, link: String? = nil) throws -> (String, [String]) {
-        let outside = {
-            guard let link else {
-                return ToolError(
-                    "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
-                        + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
-            }
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: workdir + "/" + link)) ?? "?"
-            return ToolError(
-                "'\(component)' holds the link \(link), which leads out of the repository (to \(target)): SwiftPM reads through it, so no key "
-                    + "can follow what it builds. Point the link inside the repository, or remove it (git rm \(link)).", status: .usage)
-        }
+        let outside = { [workdir] in Self.outside(written, by: component, link: link, workdir: workdir) }
         guard !written.hasPrefix("/") || written.hasPrefix(workdir + "/") else { throw outside() }
         let start = written.hasPrefix("/") ? String(written.dropFirst(workdir.count + 1)) : (from.isEmpty ? "" : from + "/") + written
-        // The names still to walk, the next one last.
-        var remaining = Array(try lexical(start, outside: outside).reversed())
+        let names = try lexical(start, outside: outside)
+        // Components reach the same packages from many folders: each path is walked once.
+        let key = names.joined(separator: "/")
+        if let known = walks.known[key] { return known }
+        var remaining = Array(names.reversed())
         var current = ""
         var links: [String] = []
         var hops = 0
@@ -179,7 +172,21 @@ struct BuildInputs {
         guard current != ".git", !current.hasPrefix(".git/") else {
             throw ToolError("'\(component)' depends on \(written), which leads into .git, git's own store: correct the path.", status: .usage)
         }
+        walks.known[key] = (current, links)
         return (current, links)
+    }
+
+    /// The error for `written`, a path of `component` that leads out of the repository (through the link `link`, if named).
+    private static func outside(_ written: String, by component: String, link: String?, workdir: String) -> ToolError {
+        guard let link else {
+            return ToolError(
+                "'\(component)' depends on the package at \(written), which is outside the repository (or reached through a link out of it), "
+                    + "so no key can follow its changes. Move it into the repository, or make it a component of components.yaml.", status: .usage)
+        }
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: workdir + "/" + link)) ?? "?"
+        return ToolError(
+            "'\(component)' holds the link \(link), which leads out of the repository (to \(target)): SwiftPM reads through it, so no key "
+                + "can follow what it builds. Point the link inside the repository, or remove it (git rm \(link)).", status: .usage)
     }
 
     /// The parts of `path` with `.` and `..` applied; throws `outside` when it climbs out of the repository.
@@ -216,6 +223,11 @@ struct BuildInputs {
         }
         return .ignored
     }
+}
+
+/// Where each path a component depends on leads, and the links on the way: the same for every component that names it.
+private final class Walks {
+    var known: [String: (String, [String])] = [:]
 }
 
 /// What each path of the working tree links to (nil for anything that is no link), looked up once: the components of a

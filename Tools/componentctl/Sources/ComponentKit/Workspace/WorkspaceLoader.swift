@@ -1,3 +1,4 @@
+import CGit2
 public import Foundation
 
 /// Loads and validates components.yaml (its keys are described in the workspace's guides), reporting every problem at once.
@@ -74,10 +75,14 @@ struct SchemaReader {
     var diagnostics: [Diagnostic] = []
     /// Folders on the way to a component's that are no link: components share most of them.
     var plainFolders: Set<String> = []
+    /// The root folder, open while the file is read (-1 when it cannot be opened): each component's folder is opened below it.
+    var rootFolder: Int32 = -1
     /// The layers components.yaml declares, once read: a component in another layer is reported once, where it says so.
     var layers: [String] = []
 
     mutating func read(_ document: YAMLNode, bytes: [UInt8]) -> Workspace? {
+        rootFolder = checksFolders ? open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+        defer { if rootFolder >= 0 { close(rootFolder) } }
         guard
             let top = mapping(
                 document, "the file", keys: ["workspace", "layers", "rules", "components", "plugins", "apps", "generated", "checks", "xcode-apps"])
@@ -295,6 +300,20 @@ struct SchemaReader {
             error(at: location, "path '\(path)' of '\(name)' leaves the workspace", fix: "use a path relative to the workspace root, without '..'")
             return false
         }
+        // One call walks the whole path and refuses a link anywhere on it: only where it fails is each part looked at.
+        let folder = rootFolder >= 0 ? cgit2_open_folder_without_links(rootFolder, path) : -1
+        defer { if folder >= 0 { close(folder) } }
+        guard folder >= 0 || isPlainFolder(path, of: name, at: location) else { return false }
+        var info = stat()
+        let manifest = folder >= 0 ? fstatat(folder, "Package.swift", &info, 0) : stat(root.path + "/" + path + "/Package.swift", &info)
+        if manifest != 0 || info.st_mode & S_IFMT != S_IFREG {
+            error(at: location, "path '\(path)' of '\(name)' has no Package.swift", fix: "every component is a SwiftPM package")
+        }
+        return true
+    }
+
+    /// Whether `path` is a folder reached through no link, reporting why not.
+    private mutating func isPlainFolder(_ path: String, of name: String, at location: SourceLocation) -> Bool {
         var current = root.path
         for part in path.split(separator: "/") {
             current += "/" + part
@@ -310,9 +329,6 @@ struct SchemaReader {
         guard FileStatus.isFolder(URL(fileURLWithPath: current)) else {
             error(at: location, "path '\(path)' of '\(name)' does not exist", fix: "create the package there (componentctl new) or correct the path")
             return false
-        }
-        if !FileStatus.isRegularFile(URL(fileURLWithPath: current + "/Package.swift")) {
-            error(at: location, "path '\(path)' of '\(name)' has no Package.swift", fix: "every component is a SwiftPM package")
         }
         return true
     }

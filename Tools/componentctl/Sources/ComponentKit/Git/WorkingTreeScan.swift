@@ -1,0 +1,267 @@
+import CGit2
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The working tree's changes against HEAD, read the way `git status` reads them, on every core: each tracked file's
+/// stat data against the index's, its content hashed only where they disagree and its size does not tell, and every
+/// tracked folder listed for files git does not know.
+///
+/// It answers only where its answer is libgit2's status exactly. It declines (nil) where it is not sure of that, and
+/// libgit2 reads the status instead: changes staged (the index's cache tree is not HEAD's tree), submodules, a split or
+/// sparse index, entries marked assume-unchanged, skip-worktree or intent-to-add, a conflict, settings it does not
+/// follow (`core.ignorecase`, `core.symlinks=false`, `core.checkStat`), a system without `openat2`.
+struct WorkingTreeScan {
+    /// What the scan found: the changed paths (untracked files one by one, a nested repository as `path/`) and the
+    /// tracked symbolic links.
+    struct Result {
+        var changed: [String]
+        var links: [String]
+    }
+
+    private let repository: GitRepository
+    private let index: IndexFile
+    private let folders: FolderScanner
+
+    /// A folder holding tracked files or folders: the entries of its files and the names of its tracked subfolders.
+    fileprivate struct Folder {
+        var path: String
+        var files: [Int] = []
+        var subfolders: [String] = []
+    }
+
+    /// What the scan of folders found.
+    fileprivate struct FolderScan {
+        var changed: [Int] = []
+        /// Files whose stat data differs from the index's while their size is the same: their content decides.
+        var uncertain: [Int] = []
+        /// Paths git does not track (files, or folders to look into), by repository path.
+        var unknown: [(path: String, isFolder: Bool)] = []
+        /// Set when the system cannot open a folder without following links.
+        var unsupported = false
+    }
+
+    /// The changes of `repository`'s working tree, or nil where libgit2 must read them.
+    static func read(_ repository: GitRepository) -> Result? {
+        guard let scan = WorkingTreeScan(repository) else { return nil }
+        return try? scan.run()
+    }
+
+    private init?(_ repository: GitRepository) {
+        let gitFolder = URL(fileURLWithPath: String(cString: git_repository_path(repository.pointer)))
+        guard let index = IndexFile.read(at: gitFolder.appendingPathComponent("index")), index.requiredExtensions.isEmpty,
+            let headTree = (try? repository.headCommit()).flatMap({ try? repository.tree(of: $0, path: "") }), index.rootTree == headTree.bytes
+        else { return nil }
+        let config = repository.configuration(["core.ignorecase", "core.symlinks", "core.checkstat", "core.filemode", "core.trustctime"])
+        guard config["core.ignorecase"].map(Self.isTrue) != true, config["core.symlinks"].map(Self.isTrue) != false, config["core.checkstat"] == nil
+        else { return nil }
+        var folders = [Folder(path: "")]
+        var folderIndex = ["": 0]
+        // Neighbours share their folder: its name is made a string only where it changes.
+        var previous = (start: 0, length: 0)
+        var current = 0
+        let complete = index.paths.withUnsafeBufferPointer { paths -> Bool in
+            guard let base = paths.baseAddress else { return index.entries.isEmpty }
+            for (position, entry) in index.entries.enumerated() {
+                // A conflict, assume-unchanged, skip-worktree, intent-to-add, a submodule: libgit2's rules for them stand.
+                guard entry.flags & 0xb000 == 0, entry.extendedFlags == 0, index.value(.mode, of: entry) != 0o160000 else { return false }
+                var length = entry.pathLength
+                while length > 0, paths[entry.pathStart + length - 1] != UInt8(ascii: "/") { length -= 1 }
+                let folder = (start: entry.pathStart, length: max(0, length - 1))
+                if folder.length != previous.length || memcmp(base + folder.start, base + previous.start, folder.length) != 0 {
+                    let name = String(decoding: paths[folder.start..<(folder.start + folder.length)], as: UTF8.self)
+                    current = Self.folder(name, in: &folders, index: &folderIndex)
+                    previous = folder
+                }
+                folders[current].files.append(position)
+            }
+            return true
+        }
+        guard complete else { return nil }
+        self.repository = repository
+        self.index = index
+        self.folders = FolderScanner(
+            index: index, folders: folders, trustsFileMode: config["core.filemode"].map(Self.isTrue) ?? true,
+            trustsChangeTime: config["core.trustctime"].map(Self.isTrue) ?? true)
+    }
+
+    /// The position of the folder `path` in `folders`, added with the folders above it when new.
+    private static func folder(_ path: String, in folders: inout [Folder], index: inout [String: Int]) -> Int {
+        if let known = index[path] { return known }
+        let slash = path.lastIndex(of: "/")
+        let parent = folder(slash.map { String(path[..<$0]) } ?? "", in: &folders, index: &index)
+        folders[parent].subfolders.append(slash.map { String(path[path.index(after: $0)...]) } ?? path)
+        folders.append(Folder(path: path))
+        index[path] = folders.count - 1
+        return folders.count - 1
+    }
+
+    private static func isTrue(_ value: String) -> Bool {
+        ["true", "yes", "on", "1"].contains(value.lowercased())
+    }
+
+    private func run() throws -> Result? {
+        let root = open(repository.workdir.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return nil }
+        defer { close(root) }
+        let scan = folders.scanAll(root: root)
+        guard !scan.unsupported else { return nil }
+        var changed = scan.changed.map { index.path(of: index.entries[$0]) }
+        for position in scan.uncertain {
+            let entry = index.entries[position]
+            let path = index.path(of: entry)
+            if try contentID(of: path, mode: index.value(.mode, of: entry)) != Array(index.id(of: entry)) { changed.append(path) }
+        }
+        for unknown in scan.unknown { changed += try untracked(unknown.path, isFolder: unknown.isFolder) }
+        let links = index.entries.filter { index.value(.mode, of: $0) == 0o120000 }.map { index.path(of: $0) }
+        return Result(changed: changed.filter(GitRepository.isWorkspaceChange).sorted(), links: links)
+    }
+
+    /// The blob id git would give the working tree's `path`: a link's target, or a file's content through its filters.
+    private func contentID(of path: String, mode: UInt32) throws -> [UInt8] {
+        guard mode == 0o120000 else { return try repository.hashFile(path).bytes }
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: repository.workdir.appendingPathComponent(path).path)
+        return try repository.objectID(of: Array(target.utf8), type: GIT_OBJECT_BLOB).bytes
+    }
+
+    /// The paths libgit2's status lists for the path git does not track: the file unless ignored; for a folder, a nested
+    /// repository as `path/`, else every file below that is not ignored.
+    private func untracked(_ path: String, isFolder: Bool) throws -> [String] {
+        guard isFolder else { return try repository.isIgnored(path) ? [] : [path] }
+        guard try !repository.isIgnored(path + "/") else { return [] }
+        let url = repository.workdir.appendingPathComponent(path)
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent(".git").path) { return [path + "/"] }
+        return try FileStatus.entries(of: url).flatMap { name, kind in
+            name == ".git" ? [] : try untracked(path + "/" + name, isFolder: kind == .folder)
+        }
+    }
+}
+
+/// The part of the scan that runs on every core: it reads only the index and the file system.
+private struct FolderScanner: Sendable {
+    let index: IndexFile
+    let folders: [WorkingTreeScan.Folder]
+    let trustsFileMode: Bool
+    let trustsChangeTime: Bool
+
+    /// Scans every folder below the working tree `root` refers to.
+    func scanAll(root: Int32) -> WorkingTreeScan.FolderScan {
+        // Folders in chunks: one chunk is a few hundred system calls, and a core takes the next when done.
+        let chunkSize = max(1, folders.count / 64)
+        let chunks = stride(from: 0, to: folders.count, by: chunkSize).map { $0..<min($0 + chunkSize, folders.count) }
+        let found = Mutex(WorkingTreeScan.FolderScan())
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
+            var scan = WorkingTreeScan.FolderScan()
+            for folder in chunks[chunk] { self.scan(folders[folder], root: root, into: &scan) }
+            found.withLock { all in
+                all.changed += scan.changed
+                all.uncertain += scan.uncertain
+                all.unknown += scan.unknown
+                all.unsupported = all.unsupported || scan.unsupported
+            }
+        }
+        return found.withLock { $0 }
+    }
+
+    /// Compares the files of `folder` with the index and lists what is in it that git does not track.
+    private func scan(_ folder: WorkingTreeScan.Folder, root: Int32, into scan: inout WorkingTreeScan.FolderScan) {
+        let descriptor = folder.path.isEmpty ? dup(root) : cgit2_open_folder_without_links(root, folder.path)
+        guard descriptor >= 0 else {
+            if errno == ENOSYS || errno == EPERM { scan.unsupported = true }
+            // Gone, a file now, or reached through a link: none of its tracked files is there.
+            scan.changed += folder.files
+            return
+        }
+        guard let listing = fdopendir(descriptor) else {
+            close(descriptor)
+            scan.changed += folder.files
+            return
+        }
+        defer { closedir(listing) }
+        let prefix = folder.path.isEmpty ? "" : folder.path + "/"
+        var present = 0
+        var info = stat()
+        for position in folder.files {
+            let entry = index.entries[position]
+            // The file's name, NUL-ended, as the index holds it.
+            let found = index.paths.withUnsafeBytes { paths in
+                paths.baseAddress.map { base in
+                    fstatat(descriptor, (base + entry.pathStart + prefix.utf8.count).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0
+                } ?? false
+            }
+            guard found else {
+                scan.changed.append(position)
+                continue
+            }
+            present += 1
+            switch compare(entry, with: info) {
+            case .same: continue
+            case .changed: scan.changed.append(position)
+            case .uncertain: scan.uncertain.append(position)
+            case .folder:
+                scan.changed.append(position)
+                scan.unknown.append((index.path(of: entry), true))
+            }
+        }
+        for name in folder.subfolders {
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            present += 1
+            // A file or a link where a tracked folder was: git does not know it (the folder's own scan finds its files gone).
+            if info.st_mode & S_IFMT != S_IFDIR { scan.unknown.append((prefix + name, false)) }
+        }
+        var names: [(name: String, isFolder: Bool)] = []
+        while let item = readdir(listing) {
+            let name = withUnsafePointer(to: &item.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            guard name != ".", name != "..", name != ".git" else { continue }
+            names.append((name, Self.isFolder(item.pointee.d_type, name, in: descriptor)))
+        }
+        // Every name is a tracked file or folder found above unless the counts differ: only then are names compared.
+        guard names.count != present else { return }
+        let tracked = Set(folder.files.map { index.path(of: index.entries[$0]).dropFirst(prefix.count) }.map(String.init) + folder.subfolders)
+        for (name, isFolder) in names where !tracked.contains(name) { scan.unknown.append((prefix + name, isFolder)) }
+    }
+
+    private enum Comparison { case same, changed, uncertain, folder }
+
+    /// How the file `info` describes compares with `entry`, as libgit2 compares them.
+    private func compare(_ entry: IndexFile.Entry, with info: stat) -> Comparison {
+        let mode = index.value(.mode, of: entry)
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG:
+            guard mode & 0o170000 == 0o100000 else { return .changed }
+            if trustsFileMode, (mode & 0o100 != 0) != (info.st_mode & 0o100 != 0) { return .changed }
+        case S_IFLNK:
+            guard mode == 0o120000 else { return .changed }
+        default: return .changed
+        }
+        let size = index.value(.size, of: entry)
+        // git records 0 for a size it does not know (an entry from read-tree): only a known size tells a change.
+        if size != UInt32(truncatingIfNeeded: info.st_size) { return size == 0 ? .uncertain : .changed }
+        let same =
+            index.value(.mtimeSeconds, of: entry) == UInt32(truncatingIfNeeded: info.st_mtim.tv_sec)
+            && index.value(.mtimeNanoseconds, of: entry) == UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
+            && (!trustsChangeTime
+                || (index.value(.ctimeSeconds, of: entry) == UInt32(truncatingIfNeeded: info.st_ctim.tv_sec)
+                    && index.value(.ctimeNanoseconds, of: entry) == UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)))
+            && index.value(.inode, of: entry) == UInt32(truncatingIfNeeded: info.st_ino)
+            && index.value(.user, of: entry) == info.st_uid && index.value(.group, of: entry) == info.st_gid
+        return same && !isRacy(entry) ? .same : .uncertain
+    }
+
+    /// Whether `entry` was written no earlier than the index: the file may have changed again within the same instant
+    /// its stat data was taken, so only its content can tell.
+    private func isRacy(_ entry: IndexFile.Entry) -> Bool {
+        let seconds = Int(index.value(.mtimeSeconds, of: entry))
+        let written = Int(index.written.tv_sec)
+        return seconds > written || (seconds == written && Int(index.value(.mtimeNanoseconds, of: entry)) >= index.written.tv_nsec)
+    }
+
+    /// Whether the entry of a folder listing is a folder (links are not), from its type or, where the listing does not
+    /// say, from `lstat`.
+    private static func isFolder(_ type: UInt8, _ name: String, in folder: Int32) -> Bool {
+        guard Int32(type) == DT_UNKNOWN else { return Int32(type) == DT_DIR }
+        var info = stat()
+        return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
