@@ -7,11 +7,23 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+elapsed() {  # the wall time in milliseconds of one run of "$@"
+  local start end
+  start=$(date +%s%N); "$@" > /dev/null; end=$(date +%s%N)
+  echo $(( (end - start) / 1000000 ))
+}
 measure() {  # the median wall time in milliseconds of "$@" over $runs runs
+  for _ in $(seq "$runs"); do elapsed "$@"; done | median
+}
+measure_pair() {  # the median wall times of the commands (or functions) $1 and $2, run in turn $runs times each, and
+  # the median of the ratios of each run of $1 to the run of $2 right after it. In turn, so that a machine whose speed
+  # drifts (a VM; the kernel settling for seconds after 20,000 new files) slows both alike and their ratio holds.
+  local first=() second=() ratios=() a b
   for _ in $(seq "$runs"); do
-    start=$(date +%s%N); "$@" > /dev/null; end=$(date +%s%N)
-    echo $(( (end - start) / 1000000 ))
-  done | median
+    a=$(elapsed "$1"); b=$(elapsed "$2")
+    first+=("$a"); second+=("$b"); ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')")
+  done
+  echo "$(printf '%s\n' "${first[@]}" | median) $(printf '%s\n' "${second[@]}" | median) $(printf '%s\n' "${ratios[@]}" | median)"
 }
 # The synthetic 500-component, 20,000-file workspace, committed in a repository at $1.
 synthetic_repository() {

@@ -11,13 +11,22 @@ cd "$work/repo"
 # file written in the second of its commit is "racy", and every status (git's or libgit2's) hashes its content again.
 git status --porcelain > /dev/null
 components=$("$tool" hash --format key | wc -l)
-clean=$(measure "$tool" hash --format key)
+keys() { "$tool" hash --format key; }
+status() { git status --porcelain; }
+# For seconds after 20,000 files are written, every first read of one still costs the kernel a write (its access time)
+# and a journal entry: hash, which reads the 500 manifests, slows more than git status, which reads none. Measured
+# then apart; the goals are for a working tree at rest, as a team's is.
+read -r fresh status_fresh ratio_fresh < <(measure_pair keys status)
+sync
+sleep 5
+read -r clean status_clean ratio_clean < <(measure_pair keys status)
 echo "// change" >> Packages/Business/Feature010/Sources/Feature010/File0.swift
-dirty=$(measure "$tool" hash --format key)
-status=$(measure git status --porcelain)
-echo "hash, $components keys, committed:        ${clean} ms (goal: at most 500 ms; $(awk -v a="$clean" -v b="$status" 'BEGIN { printf "%.1f", a / b }')x git status)"
-echo "hash, $components keys, one dirty folder: ${dirty} ms (goal: at most 500 ms; $(awk -v a="$dirty" -v b="$status" 'BEGIN { printf "%.1f", a / b }')x git status)"
-echo "anchor: git status --porcelain:       ${status} ms"
+read -r dirty status_dirty ratio_dirty < <(measure_pair keys status)
+echo "hash, $components keys, committed:        ${clean} ms (goal: at most 500 ms); ${ratio_clean}x git status (goal: at most 3x)"
+echo "hash, $components keys, one dirty folder: ${dirty} ms (goal: at most 500 ms); ${ratio_dirty}x git status (goal: at most 3x)"
+echo "anchor: git status --porcelain:       ${status_clean} ms committed, ${status_dirty} ms with the dirty folder"
+echo "  (each run of hash is followed by one of git status; a ratio is the median of those pairs')"
+echo "hash, $components keys, files just written: ${fresh} ms; ${ratio_fresh}x git status (${status_fresh} ms) in the same seconds"
 # BASELINE_TOOL=path: another build of componentctl (an earlier commit's), measured on the same repository in this run.
 if [ -n "${BASELINE_TOOL:-}" ]; then
   git checkout -q -- . && baseline=$(measure "$BASELINE_TOOL" hash --format key) && now=$(measure "$tool" hash --format key)

@@ -100,6 +100,32 @@ import TestSupport
         #expect(committed.recipe.contains("tree \(try scratch.git("rev-parse", "HEAD:\(folder)").trimmingCharacters(in: .whitespacesAndNewlines))"))
     }
 
+    /// Where attributes convert what `git add` stores (here CRLF line ends to LF), an uncommitted file is hashed through
+    /// them; where nothing can, as its bytes are. Either way its key is its commit's.
+    @Test(arguments: ["no attributes", "tracked .gitattributes", "new .gitattributes", "ignored .gitattributes", "info/attributes", "core.autocrlf"])
+    func anUncommittedFileIsHashedAsGitWillStoreIt(attributes: String) throws {
+        let scratch = try Scratch.fixtureRepository()
+        let folder = "Packages/Business/Reader"
+        switch attributes {
+        case "tracked .gitattributes":
+            try scratch.write(".gitattributes", "*.swift text eol=lf\n")
+            try scratch.commitAll("attributes")
+        case "new .gitattributes": try scratch.write("\(folder)/.gitattributes", "*.swift text eol=lf\n")
+        case "ignored .gitattributes":
+            try scratch.write("\(folder)/Sources/.gitattributes", "*.swift text eol=lf\n")
+            try scratch.write("\(folder)/Sources/.gitignore", ".gitattributes\n")
+        case "info/attributes": try scratch.write(".git/info/attributes", "*.swift text eol=lf\n")
+        case "core.autocrlf": try scratch.git("config", "core.autocrlf", "input")
+        default: break
+        }
+        try scratch.write("\(folder)/Sources/Reader/New.swift", "let new = 1\r\nlet more = 2\r\n")
+        let uncommitted = try #require(try keys(scratch)["reader"])
+        try scratch.commitAll("the change")
+        #expect(try keys(scratch)["reader"]?.key == uncommitted.key)
+        let stored = try scratch.git("cat-file", "-p", "HEAD:\(folder)/Sources/Reader/New.swift")
+        #expect(stored.contains("\r") == (attributes == "no attributes"), "the case converts line ends, or not")
+    }
+
     @Test func aPackageByPathThatIsNoComponentIsKeyedByItsTree() throws {
         let scratch = try Scratch.fixtureRepository()
         let shelf = try key(scratch, "shelf")

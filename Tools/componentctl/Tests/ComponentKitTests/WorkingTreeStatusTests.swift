@@ -45,6 +45,11 @@ import TestSupport
         try scratch.commitAsNewRepository()
         if seed % 3 == 1 { try scratch.git("update-index", "--index-version", "4") }
         if seed % 3 == 2 { try scratch.git("config", "core.trustctime", "false") }
+        if seed % 4 == 3 {
+            // Attributes that filter: a file whose stat data disagrees is then hashed by libgit2, through them.
+            try scratch.write(".gitattributes", "*.txt text eol=lf\n")
+            try scratch.commitAll("attributes")
+        }
         let repository = try GitRepository(containing: scratch.root)
         var answered = 0
         for round in 0..<6 {
@@ -75,6 +80,19 @@ import TestSupport
             }
         }
         #expect(answered > 0, "seed \(seed): the scan never answered")
+    }
+
+    /// A .gitattributes new in a tracked folder may filter the files the scan hashes as their bytes are: it leaves them
+    /// to libgit2, which reads it.
+    @Test func aNewAttributesFileLeavesTheStatusToLibgit2() throws {
+        let scratch = try Scratch(named: "attributes")
+        try scratch.write("a/one.txt", "one\n")
+        try scratch.commitAsNewRepository()
+        let repository = try GitRepository(containing: scratch.root)
+        #expect(WorkingTreeScan.read(repository)?.changed == [])
+        try scratch.write("a/.gitattributes", "*.txt text eol=lf\n")
+        #expect(WorkingTreeScan.read(repository) == nil)
+        #expect(try repository.changedFiles(under: "") == ["a/.gitattributes"])
     }
 
     private static func randomPath(_ random: inout SplitMix64) -> String {

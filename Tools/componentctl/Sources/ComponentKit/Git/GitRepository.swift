@@ -409,6 +409,14 @@ public final class GitRepository {
         return GitOID(oid)
     }
 
+    /// The 20 bytes of the id of an object of `type` holding `bytes` (no repository needed: safe on any thread); nil when
+    /// libgit2 cannot hash it.
+    static func objectID(of bytes: [UInt8], type: git_object_t) -> [UInt8]? {
+        var oid = git_oid()
+        guard bytes.withUnsafeBytes({ git_odb_hash(&oid, $0.baseAddress, $0.count, type) }) == 0 else { return nil }
+        return withUnsafeBytes(of: &oid.id) { Array($0.prefix(20)) }
+    }
+
     // MARK: - Status
 
     /// Paths under `path` with changes in the index or working tree, untracked files included (and ignored
@@ -419,7 +427,7 @@ public final class GitRepository {
         }
         // Nothing is staged when the index's cache tree is HEAD's tree: then only the working tree needs comparing, unless
         // the index changed meanwhile.
-        let index = URL(fileURLWithPath: String(cString: git_repository_path(pointer))).appendingPathComponent("index")
+        let index = gitFolder.appendingPathComponent("index")
         let before = FileStatus.identity(index)
         let headTree = (try? headCommit()).flatMap { try? tree(of: $0, path: "") }
         let unstaged = before != nil && headTree != nil && headTree?.bytes == IndexFile.read(at: index)?.rootTree
@@ -457,6 +465,27 @@ public final class GitRepository {
     static func isWorkspaceChange(_ path: String) -> Bool {
         !path.hasPrefix(Journal.folderName + "/") && !path.contains("/" + Journal.folderName + "/")
     }
+
+    /// Whether git stores a file of the working tree as its bytes are, as far as the settings and the attribute files
+    /// outside the working tree tell: no `core.autocrlf`, no `core.attributesFile`, and no `info/attributes`, global or
+    /// system attributes file. The `.gitattributes` files of the tree are the caller's to rule out.
+    func hasNoFilterSettings() -> Bool {
+        let config = configuration(["core.autocrlf", "core.attributesfile"])
+        guard config["core.attributesfile"] == nil, ["false", "no", "off", "0", nil].contains(config["core.autocrlf"]?.lowercased()) else { return false }
+        let environment = ProcessInfo.processInfo.environment
+        let configHome = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        var files = [gitFolder.appendingPathComponent("info/attributes").path, configHome + "/git/attributes", "/etc/gitattributes"]
+        // libgit2 looks for the system's beside the system's configuration file.
+        var system = git_buf()
+        if git_config_find_system(&system) == 0, let path = system.ptr {
+            files.append(URL(fileURLWithPath: String(cString: path)).deletingLastPathComponent().appendingPathComponent("gitattributes").path)
+        }
+        git_buf_dispose(&system)
+        return files.allSatisfy { access($0, F_OK) != 0 }
+    }
+
+    /// The repository's own folder (`.git`).
+    var gitFolder: URL { URL(fileURLWithPath: String(cString: git_repository_path(pointer))) }
 
     /// The values of the settings `names` (as `core.filemode`) that git's configuration sets, by lower-case name.
     func configuration(_ names: [String]) -> [String: String] {

@@ -145,6 +145,16 @@ struct IndexFile: Sendable {
         String(decoding: paths[entry.pathStart..<(entry.pathStart + entry.pathLength)], as: UTF8.self)
     }
 
+    /// Whether an entry is a file named `name` (at the top or in any folder).
+    func hasFile(named name: String) -> Bool {
+        let wanted = Array(name.utf8)
+        return entries.contains { entry in
+            entry.pathLength >= wanted.count
+                && paths[(entry.pathStart + entry.pathLength - wanted.count)..<(entry.pathStart + entry.pathLength)].elementsEqual(wanted)
+                && (entry.pathLength == wanted.count || paths[entry.pathStart + entry.pathLength - wanted.count - 1] == UInt8(ascii: "/"))
+        }
+    }
+
     /// Whether the path at `a` sorts before the one at `b` in git's order (bytes, then the stage), never equal.
     private static func precedes(_ paths: [UInt8], _ a: (start: Int, length: Int), _ b: (start: Int, length: Int), flags: (UInt16, UInt16)) -> Bool {
         let order = paths.withUnsafeBufferPointer { buffer -> Int32 in

@@ -48,8 +48,7 @@ struct WorkingTreeScan {
     }
 
     private init?(_ repository: GitRepository) {
-        let gitFolder = URL(fileURLWithPath: String(cString: git_repository_path(repository.pointer)))
-        guard let index = IndexFile.read(at: gitFolder.appendingPathComponent("index")), index.requiredExtensions.isEmpty,
+        guard let index = IndexFile.read(at: repository.gitFolder.appendingPathComponent("index")), index.requiredExtensions.isEmpty,
             let headTree = (try? repository.headCommit()).flatMap({ try? repository.tree(of: $0, path: "") }), index.rootTree == headTree.bytes
         else { return nil }
         let config = repository.configuration(["core.ignorecase", "core.symlinks", "core.checkstat", "core.filemode", "core.trustctime"])
@@ -82,7 +81,8 @@ struct WorkingTreeScan {
         self.index = index
         self.folders = FolderScanner(
             index: index, folders: folders, trustsFileMode: config["core.filemode"].map(Self.isTrue) ?? true,
-            trustsChangeTime: config["core.trustctime"].map(Self.isTrue) ?? true)
+            trustsChangeTime: config["core.trustctime"].map(Self.isTrue) ?? true,
+            hashesBytes: repository.hasNoFilterSettings() && !index.hasFile(named: ".gitattributes"))
     }
 
     /// The position of the folder `path` in `folders`, added with the folders above it when new.
@@ -96,6 +96,10 @@ struct WorkingTreeScan {
         return folders.count - 1
     }
 
+    static func isAttributesFile(_ path: String) -> Bool {
+        path == ".gitattributes" || path.hasSuffix("/.gitattributes")
+    }
+
     private static func isTrue(_ value: String) -> Bool {
         ["true", "yes", "on", "1"].contains(value.lowercased())
     }
@@ -105,7 +109,8 @@ struct WorkingTreeScan {
         guard root >= 0 else { return nil }
         defer { close(root) }
         let scan = folders.scanAll(root: root)
-        guard !scan.unsupported else { return nil }
+        // A new .gitattributes in a tracked folder may filter the files hashed as their bytes are: libgit2 decides then.
+        guard !scan.unsupported, !(folders.hashesBytes && scan.unknown.contains { Self.isAttributesFile($0.path) }) else { return nil }
         var changed = scan.changed.map { index.path(of: index.entries[$0]) }
         for position in scan.uncertain {
             let entry = index.entries[position]
@@ -143,6 +148,10 @@ private struct FolderScanner: Sendable {
     let folders: [WorkingTreeScan.Folder]
     let trustsFileMode: Bool
     let trustsChangeTime: Bool
+    /// Whether no attribute can filter a file (``GitRepository/hasNoFilterSettings()``, no .gitattributes tracked): then a
+    /// file whose stat data disagrees is hashed here, as its bytes are, on every core (a copied working tree disagrees
+    /// in every file).
+    let hashesBytes: Bool
 
     /// Scans every folder below the working tree `root` refers to.
     func scanAll(root: Int32) -> WorkingTreeScan.FolderScan {
@@ -197,7 +206,15 @@ private struct FolderScanner: Sendable {
             switch compare(entry, with: info) {
             case .same: continue
             case .changed: scan.changed.append(position)
-            case .uncertain: scan.uncertain.append(position)
+            case .uncertain:
+                guard hashesBytes else {
+                    scan.uncertain.append(position)
+                    continue
+                }
+                let name = String(index.path(of: entry).dropFirst(prefix.count))
+                if Self.blobID(of: name, in: descriptor, isLink: info.st_mode & S_IFMT == S_IFLNK) != Array(index.id(of: entry)) {
+                    scan.changed.append(position)
+                }
             case .folder:
                 scan.changed.append(position)
                 scan.unknown.append((index.path(of: entry), true))
@@ -255,6 +272,31 @@ private struct FolderScanner: Sendable {
         let seconds = Int(index.value(.mtimeSeconds, of: entry))
         let written = Int(index.written.tv_sec)
         return seconds > written || (seconds == written && Int(index.value(.mtimeNanoseconds, of: entry)) >= index.written.tv_nsec)
+    }
+
+    /// The blob id of the file (or the link's target) `name` in `folder`, its bytes as they are; nil when it cannot be read.
+    private static func blobID(of name: String, in folder: Int32, isLink: Bool) -> [UInt8]? {
+        guard isLink else {
+            let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { return nil }
+                if count == 0 { break }
+                bytes += chunk[0..<count]
+            }
+            return GitRepository.objectID(of: bytes, type: GIT_OBJECT_BLOB)
+        }
+        var target = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = target.withUnsafeMutableBytes { buffer in
+            buffer.baseAddress.map { readlinkat(folder, name, $0.assumingMemoryBound(to: CChar.self), buffer.count) } ?? -1
+        }
+        guard count >= 0, count < target.count else { return nil }
+        return GitRepository.objectID(of: Array(target[0..<count]), type: GIT_OBJECT_BLOB)
     }
 
     /// Whether the entry of a folder listing is a folder (links are not), from its type or, where the listing does not

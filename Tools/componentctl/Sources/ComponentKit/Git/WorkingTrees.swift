@@ -10,6 +10,14 @@ final class WorkingTrees {
     private let head: GitOID?
     /// Paths with any change against HEAD (index or working tree; untracked files included, ignored ones not).
     private let changed: [String]
+    /// Whether no attribute outside the working tree can filter a file (``GitRepository/hasNoFilterSettings()``) and no
+    /// .gitattributes is tracked: then a changed file's blob is its bytes as they are, unless a .gitattributes on its
+    /// way says otherwise, and hashing it needs no attribute lookup (which makes libgit2 read and check the whole index).
+    private lazy var hashesBytes: Bool =
+        repository.hasNoFilterSettings()
+        && IndexFile.read(at: repository.gitFolder.appendingPathComponent("index")).map { !$0.hasFile(named: ".gitattributes") } == true
+    /// Folders known to hold a .gitattributes file, or none, by repository path.
+    private var attributeFolders: [String: Bool] = [:]
 
     /// Reads HEAD and the status of the whole working tree once.
     init(_ repository: GitRepository) throws {
@@ -164,7 +172,22 @@ final class WorkingTrees {
             return .file(mode: GIT_FILEMODE_LINK.rawValue, id: try repository.objectID(of: Array(target.utf8), type: GIT_OBJECT_BLOB))
         }
         let executable = info.st_mode & S_IXUSR != 0
-        return .file(mode: executable ? GIT_FILEMODE_BLOB_EXECUTABLE.rawValue : GIT_FILEMODE_BLOB.rawValue, id: try repository.hashFile(at: url, as: path))
+        let id =
+            try hashesBytes && !hasAttributesOnTheWay(to: path)
+            ? repository.objectID(of: Array(try Data(contentsOf: url)), type: GIT_OBJECT_BLOB) : repository.hashFile(at: url, as: path)
+        return .file(mode: executable ? GIT_FILEMODE_BLOB_EXECUTABLE.rawValue : GIT_FILEMODE_BLOB.rawValue, id: id)
+    }
+
+    /// Whether a .gitattributes file (tracked or not, ignored or not: git reads it all the same) is in a folder above `path`.
+    private func hasAttributesOnTheWay(to path: String) -> Bool {
+        var folders = [""]
+        for part in path.split(separator: "/").dropLast() { folders.append(folders.count == 1 ? String(part) : folders[folders.count - 1] + "/" + part) }
+        return folders.contains { folder in
+            if let known = attributeFolders[folder] { return known }
+            let found = FileStatus.exists(repository.workdir.appendingPathComponent(folder.isEmpty ? ".gitattributes" : folder + "/.gitattributes"))
+            attributeFolders[folder] = found
+            return found
+        }
     }
 
     /// The id of `node` as a tree object (nil for an empty folder, which git does not keep).

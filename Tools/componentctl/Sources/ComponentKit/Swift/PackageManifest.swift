@@ -54,16 +54,17 @@ public struct PackageManifest: Sendable {
     /// its kind without a `path:`.
     public func locatingSources(in folder: URL) -> PackageManifest {
         var copy = self
+        let base = folder.path + "/"
         for index in copy.targets.indices where copy.targets[index].path == nil {
             let target = copy.targets[index]
             let candidates =
                 target.kind == .test
                 ? ["Tests", "Sources", "Source", "src", "srcs"] : target.kind == .plugin ? ["Plugins"] : ["Sources", "Source", "src", "srcs"]
-            let predefined = candidates.first { FileStatus.isFolder(folder.appendingPathComponent($0)) } ?? candidates[0]
+            let predefined = candidates.first { FileStatus.isFolder(atPath: base + $0) } ?? candidates[0]
             let own = predefined + "/" + target.name
             let sameKind = targets.filter { $0.path == nil && ($0.kind == .test) == (target.kind == .test) && ($0.kind == .plugin) == (target.kind == .plugin) }
             let wholeFolder =
-                !FileStatus.isFolder(folder.appendingPathComponent(own)) && sameKind.count == 1 && toolsVersion.lexicographicallyPrecedes([5, 9, 0]) == false
+                !FileStatus.isFolder(atPath: base + own) && sameKind.count == 1 && toolsVersion.lexicographicallyPrecedes([5, 9, 0]) == false
             copy.targets[index].locatedFolder = wholeFolder ? predefined : own
         }
         return copy

@@ -82,8 +82,13 @@ public enum FileStatus {
 extension FileStatus {
     /// Whether `url` is, or links to, a folder.
     public static func isFolder(_ url: URL) -> Bool {
+        isFolder(atPath: url.path)
+    }
+
+    /// Whether `path` is, or links to, a folder.
+    static func isFolder(atPath path: String) -> Bool {
         var status = stat()
-        return stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `url` is, or links to, a regular file.
