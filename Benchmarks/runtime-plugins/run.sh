@@ -101,7 +101,10 @@ echo "== Start (open shop://home)"
 # round runs every variant once, in a shuffled order, and a plugin's cost is the median of the per-round
 # differences against the start with 0 plugins.
 python3 - "$work" "$app" "$static_app" >"$work/start.json" <<'PY'
-import json, os, random, subprocess, sys, time
+import json, os, subprocess, sys, time
+sys.dont_write_bytecode = True
+sys.path.insert(0, "Benchmarks/runtime-plugins")
+from rounds import interleaved
 work, app, static_app = sys.argv[1:]
 variants = {
     "no host libraries, 0 plugins": (static_app, "data-0"),
@@ -115,16 +118,8 @@ def start(binary, data):
     began = time.perf_counter()
     subprocess.run([binary, "open", "shop://home"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     return (time.perf_counter() - began) * 1000
-random.seed(30)
-rounds = {name: [] for name in variants}
-for round in range(205):
-    order = list(variants)
-    random.shuffle(order)
-    for name in order:
-        elapsed = start(*variants[name])
-        if round >= 5:  # warm-up rounds
-            rounds[name].append(elapsed)
-json.dump(rounds, sys.stdout)
+runs = {name: (lambda binary=binary, data=data: start(binary, data)) for name, (binary, data) in variants.items()}
+json.dump(interleaved(runs, rounds=200, warmup=5), sys.stdout)
 PY
 echo "== Install from the feed over loopback"
 archive=$work/archives/campaign-1.0.1.tar
@@ -133,7 +128,10 @@ archive=$work/archives/campaign-1.0.1.tar
 # runs from the command to the prompt after it, so it holds everything the install does and nothing of
 # the process's start or exit. An install that did not say it installed stops the benchmark.
 python3 - "$work" "$app" "$port" >"$work/install.json" <<'PY'
-import json, os, random, select, shutil, subprocess, sys, time
+import json, os, select, shutil, subprocess, sys, time
+sys.dont_write_bytecode = True
+sys.path.insert(0, "Benchmarks/runtime-plugins")
+from rounds import interleaved
 work, app, port = sys.argv[1:]
 data = os.path.join(work, "install-data")
 env = dict(os.environ, SHOP_DATA_DIR=data)
@@ -177,17 +175,7 @@ variants = {
     "App plugins install": lambda: timed(app, "plugins", "install", "campaign"),
     "App help (the process alone)": lambda: timed(app, "help"),
 }
-random.seed(30)
-rounds = {name: [] for name in variants}
-for round in range(33):
-    order = list(variants)
-    random.shuffle(order)
-    for name in order:
-        fresh()
-        elapsed = variants[name]()
-        if round >= 3:  # warm-up rounds
-            rounds[name].append(elapsed)
-json.dump(rounds, sys.stdout)
+json.dump(interleaved(variants, rounds=30, warmup=3, before=fresh), sys.stdout)
 PY
 
 python3 - "$work/start.json" "$work/install.json" "$(stat -c %s "$archive")" <<'PY'
