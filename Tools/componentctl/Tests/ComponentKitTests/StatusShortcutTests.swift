@@ -50,6 +50,21 @@ import TestSupport
         #expect(try repository.changedFiles(under: "") == ["b/new.txt", "b/two.txt"])
     }
 
+    /// Files are hashed as their bytes are only where no attribute file outside the tree can filter them: a linked
+    /// worktree reads the repository's common info/attributes.
+    @Test func attributesOfTheCommonFolderCountInALinkedWorktree() throws {
+        let scratch = try repository()
+        let worktree = scratch.root.appendingPathComponent("linked")
+        try scratch.git("worktree", "add", "-q", worktree.path)
+        #expect(try GitRepository(containing: worktree).hasNoFilterSettings())
+        try scratch.write(".git/info/attributes", "*.txt text eol=lf\n")
+        #expect(try !GitRepository(containing: worktree).hasNoFilterSettings())
+        #expect(try !GitRepository(containing: scratch.root).hasNoFilterSettings())
+        try scratch.git("config", "core.autocrlf", "input")
+        try FileManager.default.removeItem(at: scratch.root.appendingPathComponent(".git/info/attributes"))
+        #expect(try !GitRepository(containing: worktree).hasNoFilterSettings())
+    }
+
     @Test func aToolchainVersionIsRememberedUntilItsCompilerChanges() throws {
         let scratch = try Scratch()
         let runs = scratch.root.appendingPathComponent("runs")

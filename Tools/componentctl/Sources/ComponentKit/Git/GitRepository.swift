@@ -474,7 +474,9 @@ public final class GitRepository {
         guard config["core.attributesfile"] == nil, ["false", "no", "off", "0", nil].contains(config["core.autocrlf"]?.lowercased()) else { return false }
         let environment = ProcessInfo.processInfo.environment
         let configHome = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        var files = [gitFolder.appendingPathComponent("info/attributes").path, configHome + "/git/attributes", "/etc/gitattributes"]
+        // A linked worktree reads info/attributes from the repository's common folder.
+        let common = String(cString: git_repository_commondir(pointer))
+        var files = [common + "/info/attributes", configHome + "/git/attributes", "/etc/gitattributes"]
         // libgit2 looks for the system's beside the system's configuration file.
         var system = git_buf()
         if git_config_find_system(&system) == 0, let path = system.ptr {

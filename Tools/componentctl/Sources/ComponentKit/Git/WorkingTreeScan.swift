@@ -133,6 +133,8 @@ struct WorkingTreeScan {
     /// repository as `path/`, else every file below that is not ignored.
     private func untracked(_ path: String, isFolder: Bool) throws -> [String] {
         guard isFolder else { return try repository.isIgnored(path) ? [] : [path] }
+        // componentctl's own folder (its journal, folders parked for removal) is none of the workspace's changes.
+        guard GitRepository.isWorkspaceChange(path + "/") else { return [] }
         guard try !repository.isIgnored(path + "/") else { return [] }
         let url = repository.workdir.appendingPathComponent(path)
         if FileManager.default.fileExists(atPath: url.appendingPathComponent(".git").path) { return [path + "/"] }
