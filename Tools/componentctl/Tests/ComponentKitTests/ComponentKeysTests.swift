@@ -126,6 +126,32 @@ import TestSupport
         #expect(stored.contains("\r") == (attributes == "no attributes"), "the case converts line ends, or not")
     }
 
+    /// Two spellings of `é` are two files to git (and to the file system): a key with one of them new is its commit's.
+    @Test func twoSpellingsOfANameAreTwoFilesOfTheKey() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let folder = "Packages/Business/Reader/Sources/Reader"
+        try scratch.write("\(folder)/caf\u{E9}.swift", "let composed = 1\n")
+        try scratch.commitAll("composed")
+        try scratch.write("\(folder)/cafe\u{301}.swift", "let decomposed = 2\n")
+        let uncommitted = try #require(try keys(scratch)["reader"])
+        try scratch.commitAll("decomposed")
+        #expect(try keys(scratch)["reader"]?.key == uncommitted.key)
+    }
+
+    /// A new file whose name is no UTF-8 cannot be reached by a string path: the key refuses it rather than leave it out.
+    @Test func aFileNamedInBytesThatAreNoUTF8IsRefusedNotLeftOut() throws {
+        let scratch = try Scratch.fixtureRepository()
+        let path = (Array(scratch.root.path.utf8) + Array("/Packages/Business/Reader/bad".utf8) + [0xff]).map { CChar(bitPattern: $0) } + [0]
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+        #expect(descriptor >= 0)
+        close(descriptor)
+        #expect {
+            try keys(scratch)
+        } throws: { error in
+            (error as? ToolError)?.message.contains("is not UTF-8") == true
+        }
+    }
+
     @Test func aPackageByPathThatIsNoComponentIsKeyedByItsTree() throws {
         let scratch = try Scratch.fixtureRepository()
         let shelf = try key(scratch, "shelf")

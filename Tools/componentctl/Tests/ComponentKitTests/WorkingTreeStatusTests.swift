@@ -95,6 +95,50 @@ import TestSupport
         #expect(try repository.changedFiles(under: "") == ["a/.gitattributes"])
     }
 
+    /// Names are bytes to git and to the file system: two spellings of `é` are two files, a name that is no UTF-8 is
+    /// a file like any other, and a pipe is no file git lists.
+    @Test func namesAreComparedAsBytesAndPipesAreNoFiles() throws {
+        let scratch = try Scratch(named: "names")
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        try scratch.write("\(composed).txt", "x\n")
+        try scratch.write("d/\(composed)", "y\n")
+        try scratch.write("\(composed)/f", "f\n")
+        try scratch.write("\(decomposed)/g", "g\n")
+        try Self.create(scratch, [UInt8]("bad".utf8) + [0xff] + [UInt8]("/f.txt".utf8), "f\n")
+        try Self.create(scratch, [UInt8]("x".utf8) + [0xfe] + [UInt8](".txt".utf8), "x\n")
+        try scratch.commitAsNewRepository()
+        let repository = try GitRepository(containing: scratch.root)
+        #expect(WorkingTreeScan.read(repository)?.changed == [])
+        // A tracked file that is no UTF-8, touched: its content decides, and it is the same.
+        var times = [timespec(tv_sec: 978_307_200, tv_nsec: 0), timespec(tv_sec: 978_307_200, tv_nsec: 0)]
+        let touched = (Array(scratch.root.path.utf8) + [UInt8(ascii: "/"), UInt8(ascii: "x"), 0xfe] + Array(".txt".utf8)).map { CChar(bitPattern: $0) } + [0]
+        #expect(utimensat(AT_FDCWD, touched, &times, 0) == 0)
+        try scratch.write("\(decomposed).txt", "z\n")
+        try scratch.write("d/\(decomposed)", "z\n")
+        #expect(mkfifo(scratch.root.appendingPathComponent("d/pipe").path, 0o644) == 0)
+        let git = try Self.gitStatus(scratch)
+        #expect(git.count == 2, "git lists the two new spellings: \(git)")
+        #expect(WorkingTreeScan.read(repository)?.changed.map { Array($0.utf8) } == git.map { Array($0.utf8) })
+    }
+
+    /// Writes `text` at the path `bytes` below the scratch folder, its folders made on the way.
+    private static func create(_ scratch: Scratch, _ bytes: [UInt8], _ text: String) throws {
+        var path = Array(scratch.root.path.utf8) + [UInt8(ascii: "/")]
+        for (index, part) in bytes.split(separator: UInt8(ascii: "/")).enumerated() {
+            path += part
+            let name = path.map { CChar(bitPattern: $0) } + [0]
+            if index < bytes.split(separator: UInt8(ascii: "/")).count - 1 {
+                _ = mkdir(name, 0o755)
+                path.append(UInt8(ascii: "/"))
+            } else {
+                let descriptor = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                #expect(descriptor >= 0)
+                _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+            }
+        }
+    }
+
     private static func randomPath(_ random: inout SplitMix64) -> String {
         let depth = Int(random.next() % 4) + 1
         return (0..<depth).map { _ in names[Int(random.next() % UInt64(names.count))] }.joined(separator: "/") + "/f\(random.next() % 5).txt"

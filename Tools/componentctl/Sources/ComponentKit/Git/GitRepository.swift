@@ -377,8 +377,8 @@ public final class GitRepository {
         }
     }
 
-    /// The entries of the tree `tree`: name, file mode and object id.
-    func treeEntries(_ tree: GitOID) throws -> [(name: String, mode: UInt32, id: GitOID)] {
+    /// The entries of the tree `tree`: name (its bytes, as git keeps them), file mode and object id.
+    func treeEntries(_ tree: GitOID) throws -> [(name: [UInt8], mode: UInt32, id: GitOID)] {
         var oid = tree.raw
         var object: OpaquePointer?
         try check(git_tree_lookup(&object, pointer, &oid), "read tree \(tree.short)")
@@ -386,7 +386,7 @@ public final class GitRepository {
         return (0..<git_tree_entrycount(object)).compactMap { index in
             guard let entry = git_tree_entry_byindex(object, index), let name = git_tree_entry_name(entry), let id = git_tree_entry_id(entry)
             else { return nil }
-            return (String(cString: name), git_tree_entry_filemode(entry).rawValue, GitOID(id.pointee))
+            return (Array(UnsafeRawBufferPointer(start: name, count: strlen(name))), git_tree_entry_filemode(entry).rawValue, GitOID(id.pointee))
         }
     }
 

@@ -36,6 +36,8 @@ struct IndexFile: Sendable {
     let written: timespec
 
     private static let idSize = 20
+    /// An entry's stat data, id and flags: what every entry has before its path.
+    private static let fixedSize = 40 + idSize + 2
 
     /// The index at `url`, or nil when there is none or it is not an index this reader knows.
     static func read(at url: URL) -> IndexFile? {
@@ -68,12 +70,13 @@ struct IndexFile: Sendable {
         guard (2...4).contains(version) else { return nil }
         let end = bytes.count - idSize
         var entries: [Entry] = []
-        entries.reserveCapacity(count)
+        // A damaged count is no reason to ask for memory: an entry takes at least 62 bytes.
+        entries.reserveCapacity(min(count, bytes.count / Self.fixedSize))
         var paths: [UInt8] = []
         paths.reserveCapacity(bytes.count / 2)
         var previous = (start: 0, length: 0)
         var offset = 12
-        let fixed = 40 + idSize + 2
+        let fixed = Self.fixedSize
         for _ in 0..<count {
             guard offset + fixed <= end else { return nil }
             let flags = UInt16(bytes[offset + fixed - 2]) << 8 | UInt16(bytes[offset + fixed - 1])

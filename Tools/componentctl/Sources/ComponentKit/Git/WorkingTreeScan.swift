@@ -7,10 +7,13 @@ import Synchronization
 /// stat data against the index's, its content hashed only where they disagree and its size does not tell, and every
 /// tracked folder listed for files git does not know.
 ///
+/// Names are compared as bytes, as the file system and git compare them (two spellings of `é` are two files).
+///
 /// It answers only where its answer is libgit2's status exactly. It declines (nil) where it is not sure of that, and
 /// libgit2 reads the status instead: changes staged (the index's cache tree is not HEAD's tree), submodules, a split or
 /// sparse index, entries marked assume-unchanged, skip-worktree or intent-to-add, a conflict, settings it does not
-/// follow (`core.ignorecase`, `core.symlinks=false`, `core.checkStat`), a system without `openat2`.
+/// follow (`core.ignorecase`, `core.symlinks=false`, `core.checkStat`), an untracked name that is not UTF-8, a system
+/// without `openat2`.
 struct WorkingTreeScan {
     /// What the scan found: the changed paths (untracked files one by one, a nested repository as `path/`) and the
     /// tracked symbolic links.
@@ -25,9 +28,10 @@ struct WorkingTreeScan {
 
     /// A folder holding tracked files or folders: the entries of its files and the names of its tracked subfolders.
     fileprivate struct Folder {
-        var path: String
+        /// Its repository path's bytes ("" for the top).
+        var path: [UInt8]
         var files: [Int] = []
-        var subfolders: [String] = []
+        var subfolders: [[UInt8]] = []
     }
 
     /// What the scan of folders found.
@@ -37,8 +41,9 @@ struct WorkingTreeScan {
         var uncertain: [Int] = []
         /// Paths git does not track (files, or folders to look into), by repository path.
         var unknown: [(path: String, isFolder: Bool)] = []
-        /// Set when the system cannot open a folder without following links.
-        var unsupported = false
+        /// Set where libgit2 must decide: the system cannot open a folder without following links, or a name git does
+        /// not track is no UTF-8 (its path would be no string to ask the ignore rules about).
+        var declined = false
     }
 
     /// The changes of `repository`'s working tree, or nil where libgit2 must read them.
@@ -54,9 +59,9 @@ struct WorkingTreeScan {
         let config = repository.configuration(["core.ignorecase", "core.symlinks", "core.checkstat", "core.filemode", "core.trustctime"])
         guard config["core.ignorecase"].map(Self.isTrue) != true, config["core.symlinks"].map(Self.isTrue) != false, config["core.checkstat"] == nil
         else { return nil }
-        var folders = [Folder(path: "")]
-        var folderIndex = ["": 0]
-        // Neighbours share their folder: its name is made a string only where it changes.
+        var folders = [Folder(path: [])]
+        var folderIndex: [[UInt8]: Int] = [[]: 0]
+        // Neighbours share their folder: it is looked up only where it changes.
         var previous = (start: 0, length: 0)
         var current = 0
         let complete = index.paths.withUnsafeBufferPointer { paths -> Bool in
@@ -68,8 +73,7 @@ struct WorkingTreeScan {
                 while length > 0, paths[entry.pathStart + length - 1] != UInt8(ascii: "/") { length -= 1 }
                 let folder = (start: entry.pathStart, length: max(0, length - 1))
                 if folder.length != previous.length || memcmp(base + folder.start, base + previous.start, folder.length) != 0 {
-                    let name = String(decoding: paths[folder.start..<(folder.start + folder.length)], as: UTF8.self)
-                    current = Self.folder(name, in: &folders, index: &folderIndex)
+                    current = Self.folder(Array(paths[folder.start..<(folder.start + folder.length)]), in: &folders, index: &folderIndex)
                     previous = folder
                 }
                 folders[current].files.append(position)
@@ -86,11 +90,11 @@ struct WorkingTreeScan {
     }
 
     /// The position of the folder `path` in `folders`, added with the folders above it when new.
-    private static func folder(_ path: String, in folders: inout [Folder], index: inout [String: Int]) -> Int {
+    private static func folder(_ path: [UInt8], in folders: inout [Folder], index: inout [[UInt8]: Int]) -> Int {
         if let known = index[path] { return known }
-        let slash = path.lastIndex(of: "/")
-        let parent = folder(slash.map { String(path[..<$0]) } ?? "", in: &folders, index: &index)
-        folders[parent].subfolders.append(slash.map { String(path[path.index(after: $0)...]) } ?? path)
+        let slash = path.lastIndex(of: UInt8(ascii: "/"))
+        let parent = folder(slash.map { Array(path[..<$0]) } ?? [], in: &folders, index: &index)
+        folders[parent].subfolders.append(slash.map { Array(path[($0 + 1)...]) } ?? path)
         folders.append(Folder(path: path))
         index[path] = folders.count - 1
         return folders.count - 1
@@ -110,7 +114,7 @@ struct WorkingTreeScan {
         defer { close(root) }
         let scan = folders.scanAll(root: root)
         // A new .gitattributes in a tracked folder may filter the files hashed as their bytes are: libgit2 decides then.
-        guard !scan.unsupported, !(folders.hashesBytes && scan.unknown.contains { Self.isAttributesFile($0.path) }) else { return nil }
+        guard !scan.declined, !(folders.hashesBytes && scan.unknown.contains { Self.isAttributesFile($0.path) }) else { return nil }
         var changed = scan.changed.map { index.path(of: index.entries[$0]) }
         for position in scan.uncertain {
             let entry = index.entries[position]
@@ -136,12 +140,19 @@ struct WorkingTreeScan {
         // componentctl's own folder (its journal, folders parked for removal) is none of the workspace's changes.
         guard GitRepository.isWorkspaceChange(path + "/") else { return [] }
         guard try !repository.isIgnored(path + "/") else { return [] }
-        let url = repository.workdir.appendingPathComponent(path)
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent(".git").path) { return [path + "/"] }
-        return try FileStatus.entries(of: url).flatMap { name, kind in
-            name == ".git" ? [] : try untracked(path + "/" + name, isFolder: kind == .folder)
+        let folder = repository.workdir.path + "/" + path
+        if access(folder + "/.git", F_OK) == 0 { return [path + "/"] }
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return [] }
+        return try FolderScanner.listing(of: descriptor).flatMap { name, kind -> [String] in
+            guard kind != .other, name != Array(".git".utf8) else { return [] }
+            guard let name = String(validating: name, as: UTF8.self) else { throw NameNotUTF8() }
+            return try untracked(path + "/" + name, isFolder: kind == .folder)
         }
     }
+
+    /// A name the scan cannot ask libgit2 about: libgit2 reads the status instead.
+    private struct NameNotUTF8: Error {}
 }
 
 /// The part of the scan that runs on every core: it reads only the index and the file system.
@@ -168,7 +179,7 @@ private struct FolderScanner: Sendable {
                 all.changed += scan.changed
                 all.uncertain += scan.uncertain
                 all.unknown += scan.unknown
-                all.unsupported = all.unsupported || scan.unsupported
+                all.declined = all.declined || scan.declined
             }
         }
         return found.withLock { $0 }
@@ -176,30 +187,20 @@ private struct FolderScanner: Sendable {
 
     /// Compares the files of `folder` with the index and lists what is in it that git does not track.
     private func scan(_ folder: WorkingTreeScan.Folder, root: Int32, into scan: inout WorkingTreeScan.FolderScan) {
-        let descriptor = folder.path.isEmpty ? dup(root) : cgit2_open_folder_without_links(root, folder.path)
+        let descriptor = folder.path.isEmpty ? dup(root) : Self.withCString(folder.path) { cgit2_open_folder_without_links(root, $0) }
         guard descriptor >= 0 else {
-            if errno == ENOSYS || errno == EPERM { scan.unsupported = true }
+            if errno == ENOSYS || errno == EPERM { scan.declined = true }
             // Gone, a file now, or reached through a link: none of its tracked files is there.
             scan.changed += folder.files
             return
         }
-        guard let listing = fdopendir(descriptor) else {
-            close(descriptor)
-            scan.changed += folder.files
-            return
-        }
-        defer { closedir(listing) }
-        let prefix = folder.path.isEmpty ? "" : folder.path + "/"
+        defer { close(descriptor) }
+        let prefix = folder.path.isEmpty ? [] : folder.path + [UInt8(ascii: "/")]
         var present = 0
         var info = stat()
         for position in folder.files {
             let entry = index.entries[position]
-            // The file's name, NUL-ended, as the index holds it.
-            let found = index.paths.withUnsafeBytes { paths in
-                paths.baseAddress.map { base in
-                    fstatat(descriptor, (base + entry.pathStart + prefix.utf8.count).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0
-                } ?? false
-            }
+            let found = withName(of: entry, after: prefix.count) { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
             guard found else {
                 scan.changed.append(position)
                 continue
@@ -213,31 +214,73 @@ private struct FolderScanner: Sendable {
                     scan.uncertain.append(position)
                     continue
                 }
-                let name = String(index.path(of: entry).dropFirst(prefix.count))
-                if Self.blobID(of: name, in: descriptor, isLink: info.st_mode & S_IFMT == S_IFLNK) != Array(index.id(of: entry)) {
+                let isLink = info.st_mode & S_IFMT == S_IFLNK
+                if withName(of: entry, after: prefix.count, { Self.blobID(of: $0, in: descriptor, isLink: isLink) }) != Array(index.id(of: entry)) {
                     scan.changed.append(position)
                 }
             case .folder:
                 scan.changed.append(position)
-                scan.unknown.append((index.path(of: entry), true))
+                Self.add(Array(index.paths[entry.pathStart..<(entry.pathStart + entry.pathLength)]), isFolder: true, to: &scan)
             }
         }
         for name in folder.subfolders {
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            guard Self.withCString(name, { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
             present += 1
             // A file or a link where a tracked folder was: git does not know it (the folder's own scan finds its files gone).
-            if info.st_mode & S_IFMT != S_IFDIR { scan.unknown.append((prefix + name, false)) }
+            if [S_IFREG, S_IFLNK].contains(info.st_mode & S_IFMT) { Self.add(prefix + name, isFolder: false, to: &scan) }
         }
-        var names: [(name: String, isFolder: Bool)] = []
-        while let item = readdir(listing) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            guard name != ".", name != "..", name != ".git" else { continue }
-            names.append((name, Self.isFolder(item.pointee.d_type, name, in: descriptor)))
-        }
+        let names = Self.listing(of: dup(descriptor)).filter { $0.name != Array(".git".utf8) }
         // Every name is a tracked file or folder found above unless the counts differ: only then are names compared.
         guard names.count != present else { return }
-        let tracked = Set(folder.files.map { index.path(of: index.entries[$0]).dropFirst(prefix.count) }.map(String.init) + folder.subfolders)
-        for (name, isFolder) in names where !tracked.contains(name) { scan.unknown.append((prefix + name, isFolder)) }
+        let tracked = Set(
+            folder.files.map { position in
+                let entry = index.entries[position]
+                return Array(index.paths[(entry.pathStart + prefix.count)..<(entry.pathStart + entry.pathLength)])
+            } + folder.subfolders)
+        // Pipes, sockets and devices are no files git could track: it lists none.
+        for (name, kind) in names where kind != .other && !tracked.contains(name) { Self.add(prefix + name, isFolder: kind == .folder, to: &scan) }
+    }
+
+    /// Adds the path `bytes` git does not track to `scan`; a path that is no UTF-8 makes the scan decline.
+    private static func add(_ bytes: [UInt8], isFolder: Bool, to scan: inout WorkingTreeScan.FolderScan) {
+        guard let path = String(validating: bytes, as: UTF8.self) else { return scan.declined = true }
+        scan.unknown.append((path, isFolder))
+    }
+
+    /// Calls `body` with the name of `entry`'s file in its folder (its path's bytes after `prefix` of them), NUL-ended
+    /// as the index's paths are kept.
+    private func withName<T>(of entry: IndexFile.Entry, after prefix: Int, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        index.paths.withUnsafeBytes { paths in
+            guard let base = paths.baseAddress else { return body("") }
+            return body((base + entry.pathStart + prefix).assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    private static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        body(bytes.map { CChar(bitPattern: $0) } + [0])
+    }
+
+    /// The names in the folder `descriptor` refers to (closed after), without `.` and `..`, each with its kind: from the
+    /// listing's type, or where it does not say, from `lstat`.
+    static func listing(of descriptor: Int32) -> [(name: [UInt8], kind: FileStatus.EntryKind)] {
+        guard let folder = fdopendir(descriptor) else {
+            close(descriptor)
+            return []
+        }
+        defer { closedir(folder) }
+        var names: [(name: [UInt8], kind: FileStatus.EntryKind)] = []
+        while let item = readdir(folder) {
+            let name = withUnsafeBytes(of: &item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] else { continue }
+            var type = Int(item.pointee.d_type)
+            if type == DT_UNKNOWN {
+                var info = stat()
+                let found = withCString(name) { fstatat(dirfd(folder), $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                type = !found ? DT_UNKNOWN : [S_IFDIR: DT_DIR, S_IFLNK: DT_LNK, S_IFREG: DT_REG][info.st_mode & S_IFMT] ?? DT_UNKNOWN
+            }
+            names.append((name, type == DT_DIR ? .folder : type == DT_LNK ? .link : type == DT_REG ? .file : .other))
+        }
+        return names
     }
 
     private enum Comparison { case same, changed, uncertain, folder }
@@ -277,7 +320,7 @@ private struct FolderScanner: Sendable {
     }
 
     /// The blob id of the file (or the link's target) `name` in `folder`, its bytes as they are; nil when it cannot be read.
-    private static func blobID(of name: String, in folder: Int32, isLink: Bool) -> [UInt8]? {
+    private static func blobID(of name: UnsafePointer<CChar>, in folder: Int32, isLink: Bool) -> [UInt8]? {
         guard isLink else {
             let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { return nil }
@@ -299,13 +342,5 @@ private struct FolderScanner: Sendable {
         }
         guard count >= 0, count < target.count else { return nil }
         return GitRepository.objectID(of: Array(target[0..<count]), type: GIT_OBJECT_BLOB)
-    }
-
-    /// Whether the entry of a folder listing is a folder (links are not), from its type or, where the listing does not
-    /// say, from `lstat`.
-    private static func isFolder(_ type: UInt8, _ name: String, in folder: Int32) -> Bool {
-        guard Int32(type) == DT_UNKNOWN else { return Int32(type) == DT_DIR }
-        var info = stat()
-        return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }

@@ -79,7 +79,7 @@ final class WorkingTrees {
             guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { continue }
             let components = file.split(separator: "/").map(String.init)
             guard let name = components.last, let parent = try self.folder(components.dropLast()[...], in: root, creating: true) else { continue }
-            parent.entries?[name] = try entry(of: url, info: info, as: path + "/" + file)
+            parent.entries?[Array(name.utf8)] = try entry(of: url, info: info, as: path + "/" + file)
         }
         return try write(root)
     }
@@ -95,10 +95,11 @@ final class WorkingTrees {
 
     // MARK: - A tree being changed
 
-    /// A folder whose entries are read from its committed tree only when something below it changes.
+    /// A folder whose entries are read from its committed tree only when something below it changes. Its entries are
+    /// named by their bytes: two spellings of `é` are two names to git, one to a Swift string.
     private final class Node {
         let committed: GitOID?
-        var entries: [String: Entry]?
+        var entries: [[UInt8]: Entry]?
 
         init(committed: GitOID?) { self.committed = committed }
     }
@@ -108,9 +109,9 @@ final class WorkingTrees {
         case folder(Node)
     }
 
-    private func entries(of node: Node) throws -> [String: Entry] {
+    private func entries(of node: Node) throws -> [[UInt8]: Entry] {
         if let entries = node.entries { return entries }
-        var entries: [String: Entry] = [:]
+        var entries: [[UInt8]: Entry] = [:]
         if let committed = node.committed {
             for entry in try repository.treeEntries(committed) {
                 entries[entry.name] = entry.mode == GIT_FILEMODE_TREE.rawValue ? .folder(Node(committed: entry.id)) : .file(mode: entry.mode, id: entry.id)
@@ -121,7 +122,7 @@ final class WorkingTrees {
     }
 
     private func folder(_ components: ArraySlice<String>, in node: Node, creating: Bool) throws -> Node? {
-        guard let first = components.first else { return node }
+        guard let first = components.first.map({ Array($0.utf8) }) else { return node }
         var entries = try entries(of: node)
         let child: Node
         if case .folder(let existing)? = entries[first] {
@@ -139,7 +140,7 @@ final class WorkingTrees {
     private func remove(_ components: [String], from root: Node) throws {
         guard let name = components.last, let parent = try folder(components.dropLast()[...], in: root, creating: false) else { return }
         _ = try entries(of: parent)
-        parent.entries?[name] = nil
+        parent.entries?[Array(name.utf8)] = nil
     }
 
     /// Puts the file `path` (relative to the repository) as it is on disk at `components` below `root`, or
@@ -147,14 +148,23 @@ final class WorkingTrees {
     private func place(_ path: String, relative components: [String], in root: Node) throws {
         guard let name = components.last else { return }
         var info = stat()
-        guard lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0 else { return try remove(components, from: root) }
+        guard lstat(repository.workdir.appendingPathComponent(path).path, &info) == 0 else {
+            // The status names a file that is not there: gone, or named in bytes that are no UTF-8, which a string path
+            // (U+FFFD in its place) cannot reach. A key must not leave that file out.
+            guard !path.unicodeScalars.contains("\u{FFFD}") else {
+                throw ToolError(
+                    "The name of '\(path)' is not UTF-8, so no key can follow that file. Rename it (UTF-8), or make git ignore it.",
+                    status: .usage)
+            }
+            return try remove(components, from: root)
+        }
         // A folder the status names is a submodule whose checked-out commit moved: `git add` records that commit.
         let submodule = (info.st_mode & S_IFMT) == S_IFDIR ? repository.checkedOutCommit(ofSubmodule: path) : nil
         guard (info.st_mode & S_IFMT) != S_IFDIR || submodule != nil else { return try remove(components, from: root) }
         guard let parent = try folder(components.dropLast()[...], in: root, creating: true) else { return }
         let file = try submodule.map { (mode: GIT_FILEMODE_COMMIT.rawValue, id: $0) } ?? fileEntry(path, info: info)
         _ = try entries(of: parent)
-        parent.entries?[name] = .file(mode: file.mode, id: file.id)
+        parent.entries?[Array(name.utf8)] = .file(mode: file.mode, id: file.id)
     }
 
     /// The mode and blob id git would record for the file or link `path` of the working tree.
@@ -193,7 +203,7 @@ final class WorkingTrees {
     /// The id of `node` as a tree object (nil for an empty folder, which git does not keep).
     private func write(_ node: Node) throws -> GitOID? {
         guard node.entries != nil else { return node.committed }
-        var written: [(name: String, mode: UInt32, id: GitOID)] = []
+        var written: [(name: [UInt8], mode: UInt32, id: GitOID)] = []
         for (name, entry) in try entries(of: node) {
             switch entry {
             case .file(let mode, let id): written.append((name, mode, id))
@@ -202,13 +212,14 @@ final class WorkingTrees {
         }
         guard !written.isEmpty else { return nil }
         // Git sorts a folder's name as if it ended in "/".
+        let slash = UInt8(ascii: "/")
         written.sort { a, b in
-            Array((a.name + (a.mode == GIT_FILEMODE_TREE.rawValue ? "/" : "")).utf8)
-                .lexicographicallyPrecedes(Array((b.name + (b.mode == GIT_FILEMODE_TREE.rawValue ? "/" : "")).utf8))
+            (a.name + (a.mode == GIT_FILEMODE_TREE.rawValue ? [slash] : [])).lexicographicallyPrecedes(
+                b.name + (b.mode == GIT_FILEMODE_TREE.rawValue ? [slash] : []))
         }
         var bytes: [UInt8] = []
         for entry in written {
-            bytes += Array(String(entry.mode, radix: 8).utf8) + [UInt8(ascii: " ")] + Array(entry.name.utf8) + [0]
+            bytes += Array(String(entry.mode, radix: 8).utf8) + [UInt8(ascii: " ")] + entry.name + [0]
             bytes += entry.id.bytes
         }
         return try repository.objectID(of: bytes, type: GIT_OBJECT_TREE)
