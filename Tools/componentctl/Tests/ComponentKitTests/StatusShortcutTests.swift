@@ -34,6 +34,23 @@ import TestSupport
         #expect(rootTree(scratch) == nil, "an entry added since invalidates the root")
     }
 
+    /// A damaged index is read as no index (libgit2 then says what is wrong), never half: a count that is off, an entry
+    /// cut short, entries out of git's order.
+    @Test func aDamagedIndexIsNoIndex() throws {
+        let scratch = try repository()
+        let bytes = Array(try Data(contentsOf: scratch.root.appendingPathComponent(".git/index")))
+        #expect(IndexFile(bytes)?.entries.count == 2)
+        var counted = bytes
+        counted.replaceSubrange(8..<12, with: [0xff, 0xff, 0xff, 0xff])
+        #expect(IndexFile(counted) == nil)
+        #expect(IndexFile(Array(bytes.prefix(80))) == nil)
+        // The first path, "a/one.txt", renamed "c/one.txt": it now sorts after the second, "b/two.txt".
+        var disordered = bytes
+        #expect(disordered[12 + 62] == UInt8(ascii: "a"))
+        disordered[12 + 62] = UInt8(ascii: "c")
+        #expect(IndexFile(disordered) == nil)
+    }
+
     @Test func aStagedChangeIsAChangeEvenWhenTheCacheTreeIsValid() throws {
         let scratch = try repository()
         try scratch.write("a/one.txt", "changed\n")
