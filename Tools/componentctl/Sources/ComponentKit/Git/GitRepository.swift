@@ -486,6 +486,12 @@ public final class GitRepository {
         return files.allSatisfy { access($0, F_OK) != 0 }
     }
 
+    /// Whether a file of the working tree is stored as its bytes are wherever no .gitattributes on its way says
+    /// otherwise: no setting or attribute file outside the tree (``hasNoFilterSettings()``) and none tracked in `index`.
+    func storesFilesAsBytes(index: IndexFile?) -> Bool {
+        index.map { !$0.hasFile(named: ".gitattributes") } == true && hasNoFilterSettings()
+    }
+
     /// The repository's own folder (`.git`).
     var gitFolder: URL { URL(fileURLWithPath: String(cString: git_repository_path(pointer))) }
 

@@ -86,7 +86,7 @@ struct WorkingTreeScan {
         self.folders = FolderScanner(
             index: index, folders: folders, trustsFileMode: config["core.filemode"].map(Self.isTrue) ?? true,
             trustsChangeTime: config["core.trustctime"].map(Self.isTrue) ?? true,
-            hashesBytes: repository.hasNoFilterSettings() && !index.hasFile(named: ".gitattributes"))
+            hashesBytes: repository.storesFilesAsBytes(index: index))
     }
 
     /// The position of the folder `path` in `folders`, added with the folders above it when new.

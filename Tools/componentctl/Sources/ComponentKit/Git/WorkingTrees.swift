@@ -13,9 +13,7 @@ final class WorkingTrees {
     /// Whether no attribute outside the working tree can filter a file (``GitRepository/hasNoFilterSettings()``) and no
     /// .gitattributes is tracked: then a changed file's blob is its bytes as they are, unless a .gitattributes on its
     /// way says otherwise, and hashing it needs no attribute lookup (which makes libgit2 read and check the whole index).
-    private lazy var hashesBytes: Bool =
-        repository.hasNoFilterSettings()
-        && IndexFile.read(at: repository.gitFolder.appendingPathComponent("index")).map { !$0.hasFile(named: ".gitattributes") } == true
+    private lazy var hashesBytes = repository.storesFilesAsBytes(index: IndexFile.read(at: repository.gitFolder.appendingPathComponent("index")))
     /// Folders known to hold a .gitattributes file, or none, by repository path.
     private var attributeFolders: [String: Bool] = [:]
 
