@@ -30,7 +30,7 @@ public enum PackageDiscovery {
         var found = Found()
         var pending = [""]
         while let relative = pending.popLast() {
-            let entries = FileStatus.entries(of: relative.isEmpty ? root : root.appendingPathComponent(relative))
+            let entries = FileStatus.entries(inFolderAt: relative.isEmpty ? root.path : root.appendingPathComponent(relative).path)
             if !relative.isEmpty, entries.contains(where: { $0.name == "Package.swift" && $0.kind != .folder }) { found.packages.append(relative) }
             for entry in entries where entry.kind == .folder {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name

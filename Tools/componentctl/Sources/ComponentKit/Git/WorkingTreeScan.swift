@@ -144,7 +144,7 @@ struct WorkingTreeScan {
         if access(folder + "/.git", F_OK) == 0 { return [path + "/"] }
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return [] }
-        return try FolderScanner.listing(of: descriptor).flatMap { name, kind -> [String] in
+        return try FileStatus.entries(ofFolder: descriptor).flatMap { name, kind -> [String] in
             guard kind != .other, name != Array(".git".utf8) else { return [] }
             guard let name = String(validating: name, as: UTF8.self) else { throw NameNotUTF8() }
             return try untracked(path + "/" + name, isFolder: kind == .folder)
@@ -229,7 +229,7 @@ private struct FolderScanner: Sendable {
             // A file or a link where a tracked folder was: git does not know it (the folder's own scan finds its files gone).
             if [S_IFREG, S_IFLNK].contains(info.st_mode & S_IFMT) { Self.add(prefix + name, isFolder: false, to: &scan) }
         }
-        let names = Self.listing(of: dup(descriptor)).filter { $0.name != Array(".git".utf8) }
+        let names = FileStatus.entries(ofFolder: dup(descriptor)).filter { $0.name != Array(".git".utf8) }
         // Every name is a tracked file or folder found above unless the counts differ: only then are names compared.
         guard names.count != present else { return }
         let tracked = Set(
@@ -258,29 +258,6 @@ private struct FolderScanner: Sendable {
 
     private static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         body(bytes.map { CChar(bitPattern: $0) } + [0])
-    }
-
-    /// The names in the folder `descriptor` refers to (closed after), without `.` and `..`, each with its kind: from the
-    /// listing's type, or where it does not say, from `lstat`.
-    static func listing(of descriptor: Int32) -> [(name: [UInt8], kind: FileStatus.EntryKind)] {
-        guard let folder = fdopendir(descriptor) else {
-            close(descriptor)
-            return []
-        }
-        defer { closedir(folder) }
-        var names: [(name: [UInt8], kind: FileStatus.EntryKind)] = []
-        while let item = readdir(folder) {
-            let name = withUnsafeBytes(of: &item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] else { continue }
-            var type = Int(item.pointee.d_type)
-            if type == DT_UNKNOWN {
-                var info = stat()
-                let found = withCString(name) { fstatat(dirfd(folder), $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
-                type = !found ? DT_UNKNOWN : [S_IFDIR: DT_DIR, S_IFLNK: DT_LNK, S_IFREG: DT_REG][info.st_mode & S_IFMT] ?? DT_UNKNOWN
-            }
-            names.append((name, type == DT_DIR ? .folder : type == DT_LNK ? .link : type == DT_REG ? .file : .other))
-        }
-        return names
     }
 
     private enum Comparison { case same, changed, uncertain, folder }

@@ -107,7 +107,7 @@ struct BuildInputs {
     /// The path dependencies of the version-specific manifests (`Package@swift-6.0.swift`) in the package folder `folder`:
     /// SwiftPM reads one of them instead of Package.swift, so each may add inputs.
     private func versionSpecificPaths(in folder: String, into found: inout Found) -> [String] {
-        let names = FileStatus.names(inFolderAt: workdir + "/" + folder).filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }
+        let names = FileStatus.entries(inFolderAt: workdir + "/" + folder).map(\.name).filter { $0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift") }
         return names.sorted().flatMap { pathDependencies(ofManifestAt: folder + "/" + $0, into: &found) }
     }
 

@@ -74,7 +74,7 @@ public struct ManifestLoader: Sendable {
     /// `Package.swift`.
     func manifestFile(in folder: URL) throws -> URL {
         let regular = folder.appendingPathComponent("Package.swift")
-        let names = FileStatus.names(inFolderAt: folder.path).compactMap { name in Self.versionOfSpecificManifest(name).map { (name, $0) } }
+        let names = FileStatus.entries(inFolderAt: folder.path).map(\.name).compactMap { name in Self.versionOfSpecificManifest(name).map { (name, $0) } }
         guard !names.isEmpty else { return regular }
         let toolchain = Self.version(ofToolchain: try ToolchainVersion.of(swift: swift, environment: environment))
         let exact = ["\(toolchain[0]).\(toolchain[1]).\(toolchain[2])", "\(toolchain[0]).\(toolchain[1])", "\(toolchain[0])"]

@@ -6,47 +6,49 @@ public enum FileStatus {
     /// What an entry of a folder is, as the folder itself records it: `other` is a pipe, socket or device.
     enum EntryKind { case folder, file, link, other }
 
-    /// The entries of `folder` (without `.` and `..`) with their kinds, read from the folder (`readdir`'s entry type) and
-    /// only where it does not say, from `lstat`; none when it cannot be read.
-    static func entries(of folder: URL) -> [(name: String, kind: EntryKind)] {
-        guard let directory = opendir(folder.path) else { return [] }
-        defer { closedir(directory) }
-        var entries: [(name: String, kind: EntryKind)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if name == "." || name == ".." { continue }
-            var kind: EntryKind
-            switch Int32(entry.pointee.d_type) {
-            case Int32(DT_DIR): kind = .folder
-            case Int32(DT_LNK): kind = .link
-            case Int32(DT_REG): kind = .file
-            case Int32(DT_UNKNOWN):
-                var status = stat()
-                guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR: kind = .folder
-                case S_IFLNK: kind = .link
-                case S_IFREG: kind = .file
-                default: kind = .other
-                }
-            default: kind = .other
-            }
-            entries.append((name, kind))
+    /// The entries of the folder at `path` (without `.` and `..`) with their kinds, names as text; none when it cannot be read.
+    static func entries(inFolderAt path: String) -> [(name: String, kind: EntryKind)] {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        return entries(ofFolder: descriptor).map { (String(decoding: $0.name, as: UTF8.self), $0.kind) }
+    }
+
+    /// The entries of the folder `descriptor` refers to (closed after), without `.` and `..`, names as their bytes: kinds
+    /// from the listing's type, or where it does not say, from `lstat`. readdir alone: FileManager's listing costs several
+    /// times more, and a name that is no UTF-8 still names its file.
+    static func entries(ofFolder descriptor: Int32) -> [(name: [UInt8], kind: EntryKind)] {
+        guard let folder = fdopendir(descriptor) else {
+            close(descriptor)
+            return []
+        }
+        defer { closedir(folder) }
+        var entries: [(name: [UInt8], kind: EntryKind)] = []
+        while let item = readdir(folder) {
+            let name = withUnsafeBytes(of: &item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] else { continue }
+            entries.append((name, kind(listed: item.pointee.d_type, name: name, in: folder)))
         }
         return entries
     }
 
-    /// The names in the folder at `path` (without `.` and `..`), none when it cannot be read: readdir alone, for the many
-    /// folders a key looks into (FileManager's listing costs several times more).
-    static func names(inFolderAt path: String) -> [String] {
-        guard let folder = opendir(path) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if name != ".", name != ".." { names.append(name) }
+    /// The kind the listing gives an entry, or where it does not say, `lstat`'s (`other` when the entry is gone).
+    private static func kind(listed type: UInt8, name: [UInt8], in folder: OpaquePointer) -> EntryKind {
+        switch Int32(type) {
+        case Int32(DT_DIR): return .folder
+        case Int32(DT_LNK): return .link
+        case Int32(DT_REG): return .file
+        case Int32(DT_UNKNOWN):
+            var info = stat()
+            let found = fstatat(dirfd(folder), name.map { CChar(bitPattern: $0) } + [0], &info, AT_SYMLINK_NOFOLLOW)
+            guard found == 0 else { return .other }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return .folder
+            case S_IFLNK: return .link
+            case S_IFREG: return .file
+            default: return .other
+            }
+        default: return .other
         }
-        return names
     }
 
     /// Whether something (a file, folder or link, even a dangling one) is at `url`.

@@ -30,7 +30,7 @@ struct FrameworkCopy {
     private mutating func copy(_ relative: String, to destination: URL, submodules: Set<String>, ignoredAbove: Bool) throws {
         let manager = FileManager.default
         let from = relative.isEmpty ? source.root : source.root.appendingPathComponent(relative)
-        for (name, kind) in FileStatus.entries(of: from).sorted(by: { $0.name < $1.name }) where name != ".git" {
+        for (name, kind) in FileStatus.entries(inFolderAt: from.path).sorted(by: { $0.name < $1.name }) where name != ".git" {
             let path = relative.isEmpty ? name : relative + "/" + name
             let inRepository = context.repositoryPath(path)
             guard !left.contains(path) else { continue }
