@@ -78,7 +78,7 @@ public enum GeneratedApp {
                 "product-interface": "e724d00041e6bdaf20a30da24decae87e2b7caf01a19f6d29ab44a41db73a61b",
                 "recommendations": "c2e131b5e313217d25eba5e800e4e6800bff0ef93ba23dbd149f85ca19485b82",
                 "reviews": "96136783e99832217a9339e24a9011b7803c058b3d090ade046ba5cf0b262e21",
-                "router": "b79fdd011b1a561396036936d8b1264d23603505d8e23d8694dcac527cbfaef7",
+                "router": "8fc1679b24de16374f744ab757dc4c195009010f5cd74cbd1bde04b6e21bb5c0",
                 "runtime-plugins": "68c4d2b152ed526b98ea22be64346163eb135041609ed651732c919b385def47",
                 "screen-kit": "385c2d5d735d62389adc754d9b2dc80d3db0f9c6da2a731648a12b9195a68795",
                 "session": "ea17f1d4d4a74c6fb5753324085320142dfaa4d6f017a9feb37dae12e08083d5",

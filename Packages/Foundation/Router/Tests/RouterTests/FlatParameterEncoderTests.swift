@@ -44,6 +44,23 @@ import Testing
         }
     }
 
+    /// Writes nothing at all: JSON refuses a top-level value without content.
+    struct WritesNothing: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// Writes, as its one value, the path its encoder says it is at.
+    struct CodingPathEcho: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.map(\.stringValue).joined(separator: "."))
+        }
+    }
+
+    struct EchoesItsPath: Encodable { var section = CodingPathEcho() }
+
+    struct Empty: Codable {}
+
     private func same(_ value: some Encodable) throws {
         let direct = Result { try FlatParameterEncoder().encode(value) }
         let json = Result { try FlatParameterEncoder().encodeThroughJSON(value) }
@@ -76,5 +93,18 @@ import Testing
         try same(Listed(values: ["a"]))
         try same(ExplicitNil(name: nil))
         try same(ExplicitNil(name: "n"))
+    }
+
+    @Test func aRouteThatWritesNothingFailsAsThroughJSON() throws {
+        #expect(FlatParameterEncoder().directly(WritesNothing()) == nil)
+        #expect(throws: (any Error).self) { try FlatParameterEncoder().encode(WritesNothing()) }
+        try same(WritesNothing())
+        #expect(FlatParameterEncoder().directly(Empty()) == [:])
+        try same(Empty())
+    }
+
+    @Test func aPropertysEncoderIsAtItsKeyAsJSONsIs() throws {
+        #expect(try FlatParameterEncoder().encode(EchoesItsPath()) == ["section": "section"])
+        try same(EchoesItsPath())
     }
 }

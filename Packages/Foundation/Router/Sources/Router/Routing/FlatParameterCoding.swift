@@ -5,7 +5,9 @@ import Foundation
 /// A route of strings, integers, booleans and UUIDs (optional or not, or enums of them) is read directly. Any other
 /// shape goes through JSON, which handles every `Encodable`; anything that is not a scalar (a nested struct or an
 /// array) is refused with the property's name. The direct reading gives what JSON gives for the shapes it takes, and
-/// spares a runtime plugin's first link JSON's type lookups in a newly loaded image (about 0.2 ms of its load).
+/// spares a runtime plugin's first link JSON's type lookups in a newly loaded image (about 0.2 ms of its load). A route
+/// of another shape runs its `encode(to:)` twice, the direct attempt stopping at its first other value: as with any
+/// encoder, a route's encoding is expected to have no side effects.
 struct FlatParameterEncoder {
     func encode(_ value: some Encodable) throws -> [String: String] {
         try directly(value) ?? encodeThroughJSON(value)
@@ -14,7 +16,8 @@ struct FlatParameterEncoder {
     /// The flat parameters of `value` read directly, or nil for a shape only the JSON round trip reads.
     func directly(_ value: some Encodable) -> [String: String]? {
         let direct = DirectEncoder(storage: DirectEncoder.Storage())
-        guard (try? value.encode(to: direct)) != nil, !direct.storage.refused else { return nil }
+        // A route that opened no keyed container wrote no parameters at all: JSON says why that is an error.
+        guard (try? value.encode(to: direct)) != nil, direct.storage.openedKeyed, !direct.storage.refused else { return nil }
         return direct.storage.values
     }
 
@@ -61,6 +64,7 @@ struct FlatParameterEncoder {
 private struct DirectEncoder: Encoder {
     final class Storage {
         var values: [String: String] = [:]
+        var openedKeyed = false
         var refused = false
     }
 
@@ -69,7 +73,8 @@ private struct DirectEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(Keyed(storage: storage))
+        storage.openedKeyed = true
+        return KeyedEncodingContainer(Keyed(storage: storage))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -106,7 +111,7 @@ private struct DirectEncoder: Encoder {
         mutating func encode(_ value: UInt64, forKey key: Key) throws { try refuse() }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let scalar = ScalarCapture(storage: storage)
+            let scalar = ScalarCapture(storage: storage, codingPath: [key])
             try value.encode(to: scalar)
             guard !storage.refused, case .some(let text) = scalar.captured.value else { return try refuse() }
             storage.values[key.stringValue] = text
@@ -143,10 +148,11 @@ private struct DirectEncoder: Encoder {
         var value: String??
     }
 
+    /// A property's own encoder, at the property's key as JSON's is.
     private struct ScalarCapture: Encoder, SingleValueEncodingContainer {
         let storage: Storage
+        let codingPath: [any CodingKey]
         let captured = Captured()
-        var codingPath: [any CodingKey] { [] }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
