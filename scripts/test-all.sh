@@ -77,9 +77,10 @@ if [ -n "${TEST_COMPONENTS:-}" ]; then
 else
   step components "$tool" test --standalone --all --verbose
 fi
-# The root tests drive each app of components.yaml in turn (a test skips itself in an app without its components).
+# The root tests drive each app of components.yaml in turn (a test skips itself in an app without its components); an app
+# an Xcode project assembles (its PRODUCT is the .xcodeproj) is no SwiftPM product to test.
 # TEST_APPS names the apps to test (default: every app of components.yaml).
-apps=$("$tool" list --apps | awk -v only=" ${TEST_APPS:-} " 'NR > 1 && NF > 1 && (only == "  " || index(only, " " $1 " ")) { printf "--app %s ", $1 }')
+apps=$("$tool" list --apps | awk -v only=" ${TEST_APPS:-} " 'NR > 1 && NF > 1 && $2 !~ /\.xcodeproj$/ && (only == "  " || index(only, " " $1 " ")) { printf "--app %s ", $1 }')
 # shellcheck disable=SC2086 # a list of options
 step app "$tool" test ${apps:---integrated} --verbose
 if [ "${ROUTER_BENCH:-}" = 1 ]; then

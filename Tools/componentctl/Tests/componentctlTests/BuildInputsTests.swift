@@ -115,6 +115,24 @@ import TestSupport
         #expect(jobs.map { $0.key == nil } == [true], "shelf's result is never reused")
     }
 
+    @Test func aPackageOnTheRootPackageIsSaidNeverTrustedAndAlwaysAffected() throws {
+        let scratch = try Scratch.fixtureRepository()
+        // As an Examples/ or Benchmarks/ package depends on the library at the top.
+        try shelfDepends(on: "../../..", scratch)
+        try scratch.commitAll("shelf depends on the root package")
+        let hashed = try tool(scratch, ["hash", "shelf"])
+        #expect(hashed.status == 0, "\(hashed.error)")
+        #expect(hashed.error.contains("'shelf' depends on the repository's root package (../../..)"), "\(hashed.error)")
+        let jobs = try BuildPlanner.keyed(
+            [BuildService.Job(name: "shelf", path: try #require(scratch.load().component(named: "shelf")).path, arguments: [])],
+            in: VersionedWorkspace(scratch.load()), environment: KeyEnvironment(swift: "6", configuration: "debug", flags: [], platform: "test"))
+        #expect(jobs.map { $0.key == nil } == [true], "shelf's result is never reused")
+        try scratch.write("Notes/anywhere.txt", "a file no package names\n")
+        try scratch.commitAll("a change outside every package")
+        #expect(try affected(scratch)["shelf"] == "changed")
+        #expect(try affected(scratch)["reader"] == nil)
+    }
+
     @Test func aLinkInsideALinkedFolderIsFollowedToo() throws {
         let scratch = try Scratch.fixtureRepository()
         try scratch.write("Shared/Deeper/Deep.swift", "public let deep = 1\n")

@@ -329,6 +329,73 @@ import TestSupport
         #expect(!changed.output.contains("Feed "), "its components are not changed by it: \(changed.output)")
     }
 
+    /// A project as Xcode 16 writes it: a main group listing its targets' folders (one through a group that has no folder of
+    /// its own, one by the project's folder), a file, the local package it links, and the products it builds; each object
+    /// on one line or several, as Xcode writes them.
+    static let projectWithSeveralTargets = """
+        // !$*UTF8*$!
+        {
+        \tarchiveVersion = 1;
+        \tobjectVersion = 77;
+        \tobjects = {
+        \t\tM0 = {isa = PBXGroup; children = (F1, G1, G2, V1, P1, R1, X1); sourceTree = "<group>"; };
+        \t\tF1 /* app.yml */ = {isa = PBXFileReference; path = app.yml; sourceTree = "<group>"; };
+        \t\tG1 /* TeamApp */ = {isa = PBXGroup; children = (); path = TeamApp; sourceTree = "<group>"; };
+        \t\tG2 /* NotificationExtension */ = {isa = PBXFileSystemSynchronizedRootGroup; path = NotificationExtension; sourceTree = "<group>"; };
+        \t\tV1 /* Targets */ = {isa = PBXGroup; children = (G3, G4); name = Targets; sourceTree = "<group>"; };
+        \t\tG3 /* Widgets */ = {isa = PBXGroup; children = (); path = Widgets; sourceTree = "<group>"; };
+        \t\tG4 /* Shared */ = {isa = PBXGroup; children = (); path = Support/Shared; sourceTree = SOURCE_ROOT; };
+        \t\tP1 /* Packages */ = {isa = PBXGroup; children = (L1); name = Packages; sourceTree = "<group>"; };
+        \t\tL1 /* Feed */ = {isa = PBXFileReference; lastKnownFileType = wrapper; path = App/Feed; sourceTree = "<group>"; };
+        \t\tR1 /* Products */ = {isa = PBXGroup; children = (B1); name = Products; sourceTree = "<group>"; };
+        \t\tB1 /* TeamApp.app */ = {isa = PBXFileReference; path = TeamApp.app; sourceTree = BUILT_PRODUCTS_DIR; };
+        \t\tX1 /* Outside */ = {isa = PBXGroup; children = (); path = ../elsewhere; sourceTree = "<group>"; };
+        \t\tA1 /* XCLocalSwiftPackageReference "App/Feed" */ = {
+        \t\t\tisa = XCLocalSwiftPackageReference;
+        \t\t\trelativePath = App/Feed;
+        \t\t};
+        \t\tJ1 /* Project object */ = {isa = PBXProject; mainGroup = M0; };
+        \t};
+        \trootObject = J1;
+        }
+        """
+
+    @Test func anXcodeAppsFilesAreWhatItsProjectListsAndTheSpecThatMakesIt() throws {
+        let scratch = try Self.teamRepository()
+        try scratch.write("TeamApp.xcodeproj/project.pbxproj", Self.projectWithSeveralTargets)
+        for file in ["TeamApp/AppMain.swift", "NotificationExtension/Service.swift", "Widgets/Widget.swift", "Support/Shared/Log.swift", "project.yml"] {
+            try scratch.write(file, "// \(file)\n")
+        }
+        try scratch.write("app.yml", "name: TeamApp\n")
+        try scratch.commitAll("the app's project")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let app = try #require(try scratch.load().xcodeApps.first)
+        #expect(app.paths == ["TeamApp.xcodeproj", "TeamApp", "NotificationExtension", "Support/Shared", "Widgets", "app.yml", "project.yml"])
+        #expect(app.components == ["Feed"])
+        try scratch.commitAll("adopted")
+        for file in ["NotificationExtension/Service.swift", "Widgets/Widget.swift", "Support/Shared/Log.swift", "project.yml"] {
+            try scratch.write(file, "// changed\n")
+            try scratch.commitAll("\(file) changes")
+            let affected = try tool(scratch, ["affected", "--base", "HEAD~1", "--format", "json"])
+            #expect(
+                affected.output.contains(#""path" : "TeamApp.xcodeproj""#) && affected.output.contains(#""reason" : "changed""#), "\(file): \(affected.output)")
+            #expect(!affected.output.contains(#""name" : "Feed""#), "\(file): \(affected.output)")
+        }
+        // It is an app to list, graph and status, which name it and take it for --app; not one to build.
+        let apps = try tool(scratch, ["list", "--apps"])
+        #expect(apps.output.contains("TeamApp") && apps.output.contains("TeamApp.xcodeproj"), "\(apps.output)")
+        for command in [["list", "--app", "TeamApp"], ["graph", "--app", "TeamApp"], ["status", "--app", "TeamApp"]] {
+            let shown = try tool(scratch, command)
+            #expect(shown.status == 0 && shown.output.contains("Feed") && !shown.output.contains("Profile"), "\(command): \(shown.output)\(shown.error)")
+        }
+        let listed = try tool(scratch, ["list"])
+        #expect(listed.output.split(separator: "\n").contains { $0.hasPrefix("Feed ") && $0.contains("TeamApp") }, "\(listed.output)")
+        let unknown = try tool(scratch, ["list", "--app", "TeamAp"])
+        #expect(unknown.status == 2 && unknown.error.contains("Did you mean 'TeamApp'?"), "\(unknown.error)")
+        let built = try tool(scratch, ["build", "--app", "TeamApp"])
+        #expect(built.status == 2 && built.error.contains("an app an Xcode project assembles"), "\(built.error)")
+    }
+
     @Test func cFamilyTargetsMacrosPluginsAndToolsAreNeverCalledUnused() throws {
         let scratch = try Self.teamRepository()
         try scratch.write(
@@ -373,5 +440,67 @@ import TestSupport
         for word in ["ToolingMacros", "LintTool", "'Legacy' declares", "Shared/Tooling", "is used by no target"] {
             #expect(!baseline.contains(word), "\(word): \(baseline)")
         }
+    }
+
+    @Test func aDependencyABuildPluginMayUseOrAPackageOfCommandPluginsIsNeverCalledUnused() throws {
+        let scratch = try Self.teamRepository()
+        try scratch.write(
+            "Shared/Generators/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "Generators",
+                products: [.plugin(name: "Generate", targets: ["Generate"])],
+                targets: [.plugin(name: "Generate", capability: .command(intent: .custom(verb: "generate", description: "writes code")))]
+            )
+            """)
+        try scratch.write("Shared/Generators/Plugins/Generate/Generate.swift", "import PackagePlugin\n")
+        // Generators for its command plugin, a remote package that may be there for the same, Cache-Kit for nothing; a build
+        // plugin writes the code that uses Networking.
+        try scratch.write(
+            "App/Profile/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(
+                name: "Profile",
+                dependencies: [
+                    .package(path: "../../Base/Models"), .package(path: "../../Shared/Generators"), .package(path: "../../Shared/Networking"),
+                    .package(path: "../../Shared/Cache-Kit"), .package(url: "https://example.com/team/formatting.git", from: "1.0.0"),
+                ],
+                targets: [
+                    .target(name: "Profile", dependencies: ["Models", "Networking"], plugins: ["Client"]),
+                    .plugin(name: "Client", capability: .buildTool()),
+                ]
+            )
+            """)
+        try scratch.write("App/Profile/Plugins/Client/Client.swift", "import PackagePlugin\n")
+        try scratch.write("App/Profile/Sources/Profile/Profile.swift", "import Models\n")
+        try scratch.commitAll("generated code")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let baseline = try scratch.read("componentctl-baseline.json")
+        for word in ["'Networking' but never", "Shared/Generators", "formatting.git"] {
+            #expect(!baseline.contains(word), "\(word): \(baseline)")
+        }
+        // A package of no plugins that no target uses is still found.
+        #expect(baseline.contains("package dependency '../../Shared/Cache-Kit' is used by no target"), "\(baseline)")
+    }
+
+    @Test func aFindingInATargetAtItsPackagesFolderNamesItsFileAsWritten() throws {
+        let scratch = try Self.teamRepository()
+        try scratch.write(
+            "Tools/Lone/Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+            let package = Package(name: "Lone", targets: [.executableTarget(name: "lone", path: "./")])
+            """)
+        try scratch.write("Tools/Lone/main.swift", "import Models\n")
+        try scratch.commitAll("a tool whose sources are its package's folder")
+        #expect(try tool(scratch, ["init"]).status == 0)
+        let baseline = try scratch.read("componentctl-baseline.json")
+        #expect(baseline.contains("\"Tools/Lone/main.swift\""), "\(baseline)")
+        #expect(!baseline.contains("/./") && !baseline.contains("//"), "\(baseline)")
     }
 }

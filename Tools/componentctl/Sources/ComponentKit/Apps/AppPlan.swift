@@ -56,6 +56,14 @@ public struct AppPlan: Sendable {
             }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// The components of every app `--app` may name: ``linkedComponents(_:)``, and for each app an Xcode project assembles
+    /// (`xcode-apps:`), the components it links and what they depend on.
+    public static func componentsOfEveryApp(_ analysis: WorkspaceAnalysis) -> [String: Set<String>] {
+        var linked = linkedComponents(analysis)
+        for app in analysis.workspace.xcodeApps where linked[app.name] == nil { linked[app.name] = closure(of: Set(app.components), analysis) }
+        return linked
+    }
+
     /// `names` and every component they depend on, through the manifests.
     public static func closure(of names: Set<String>, _ analysis: WorkspaceAnalysis) -> Set<String> {
         var result = Set<String>()

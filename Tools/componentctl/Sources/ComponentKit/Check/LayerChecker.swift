@@ -111,9 +111,9 @@ public struct LayerChecker: Sendable {
             for plugin in target.declaration.plugins {
                 if case .product(_, let packageName) = plugin.reference { usedPackages.insert(identity(ofPackageNamed: packageName, in: manifest)) }
             }
-            // The imports of C, C++ and Objective-C files are not read, and a plugin runs its dependencies as tools: neither
-            // proves a dependency unused.
-            let importsAreKnown = !target.hasOtherSources && target.declaration.kind != .plugin
+            // The imports of C, C++ and Objective-C files are not read, a plugin runs its dependencies as tools, and a build
+            // plugin's generated sources may import any: none proves a dependency unused.
+            let importsAreKnown = !target.hasOtherSources && target.declaration.kind != .plugin && target.declaration.plugins.isEmpty
             for (index, (dependency, provided)) in declared.enumerated() {
                 if let identity = provided.packageIdentity { usedPackages.insert(identity) }
                 if let support = testSupportInProduction(target.declaration, provided) {
@@ -133,7 +133,12 @@ public struct LayerChecker: Sendable {
                         fix: "remove '\(dependency.name)' from the dependencies of '\(target.declaration.name)'", rule: "redundant-dependency"))
             }
         }
+        // A package may be there for its command plugins (`swift package <verb>`): only one whose products are known to offer
+        // none is unused.
         for dependency in manifest.dependencies where !usedPackages.contains(dependency.identity) {
+            guard let products = component(dependency.identity, dependedOnBy: package)?.manifest?.products, !products.contains(where: \.isPlugin) else {
+                continue
+            }
             findings.append(
                 Diagnostic(
                     severity: .warning, path: package.manifestPath, line: dependency.location.line, column: dependency.location.column,
@@ -220,16 +225,18 @@ public struct LayerChecker: Sendable {
         Provided(modules: [c99ModuleName(name)], packageIdentity: nil, isImportable: target.map { $0.isImportable && $0.kind != .executable } ?? true)
     }
 
+    /// The component `package` depends on as the package `identity`, if it is one.
+    private func component(_ identity: String, dependedOnBy package: ComponentPackage) -> ComponentPackage? {
+        package.edges.first { edge in analysis.workspace.component(named: edge.to)?.folderName.lowercased() == identity }.flatMap { analysis.packages[$0.to] }
+    }
+
     /// The identity of the package a target dependency calls `name`: a dependency's legacy `name:`, else the name itself.
     private func identity(ofPackageNamed name: String, in manifest: PackageManifest) -> String {
         manifest.dependencies.first { $0.name == name }?.identity ?? name.lowercased()
     }
 
     private func product(_ name: String, identity: String, package: ComponentPackage) -> Provided {
-        let component = package.edges.first { edge in
-            analysis.workspace.component(named: edge.to)?.folderName.lowercased() == identity
-        }.flatMap { analysis.packages[$0.to] }
-        guard let component, let manifest = component.manifest else {
+        guard let manifest = component(identity, dependedOnBy: package)?.manifest else {
             return Provided(modules: [c99ModuleName(name)], packageIdentity: identity, isImportable: true)
         }
         guard let product = manifest.products.first(where: { $0.name == name }) else {
@@ -279,7 +286,7 @@ public struct LayerChecker: Sendable {
             return Diagnostic(
                 path: package.manifestPath, line: edge.location.line, column: edge.location.column,
                 message: "dependency cycle: \(cycle.joined(separator: " -> "))",
-                fix: "break the cycle: one of these dependencies must go through an interface, the router or an event",
+                fix: "break the cycle: one of these dependencies must go through an interface package, a URL route or an event",
                 rule: "cycle")
         }
     }

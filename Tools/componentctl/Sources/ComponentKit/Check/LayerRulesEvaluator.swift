@@ -38,7 +38,8 @@ public struct LayerRulesEvaluator: Sendable {
             return Violation(
                 rule: "layer-order",
                 message: "'\(from.name)' (\(from.layer)) depends on '\(to.name)' (\(to.layer)), a higher layer",
-                fix: "depend only downwards (\(rules.layers.joined(separator: " -> "))); reach '\(to.name)' through the router or an event instead")
+                fix: "depend only downwards (\(rules.layers.joined(separator: " -> "))): put what '\(from.name)' uses of '\(to.name)' in an "
+                    + "interface package of a lower layer and depend on that, or reach '\(to.name)' through a URL route or an event")
         }
         guard toRank == fromRank, !rules.allow.contains(AllowedEdge(from: from.name, to: to.name)) else { return nil }
         switch rules.sameLayer[from.layer] ?? .allowList {

@@ -163,6 +163,8 @@ public struct WorkspaceAnalysis: Sendable {
     ) -> TargetAnalysis {
         let root = folder.appendingPathComponent(target.sourceFolder)
         var analysis = TargetAnalysis(declaration: target, files: [])
+        // As a reader writes it: a `path: "./"` adds no `.` to the paths findings name.
+        let shownFolder = (LexicalPath.parts(of: prefix + "/" + target.sourceFolder, aboveTop: .stay) ?? []).joined(separator: "/")
         guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return analysis }
         let included = target.sources.map { $0.map(trimmedFolder) }
         let excluded = target.exclude.map(trimmedFolder)
@@ -180,7 +182,7 @@ public struct WorkspaceAnalysis: Sendable {
             }
             guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(relative).path) else { continue }
             let (imports, routes) = scanImports ? data.withUnsafeBytes { raw in ImportScanner.scan(raw.bindMemory(to: UInt8.self)) } : ([], [])
-            var file = SourceFile(path: "\(prefix)/\(target.sourceFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])
+            var file = SourceFile(path: "\(shownFolder)/\(relative)", imports: imports, routes: target.kind == .regular ? routes : [])
             if scanImports, target.kind == .regular {
                 let facts = PluginScanner.scan(Array(data))
                 switch kind {

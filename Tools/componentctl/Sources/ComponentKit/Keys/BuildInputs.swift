@@ -31,6 +31,9 @@ struct BuildInputs {
         /// Manifests SwiftPM cannot evaluate, or dependencies in them (`file:line`) it names by neither path nor URL: inputs no
         /// key can follow.
         var unreadable: [String] = []
+        /// The path (as written) by which it depends on the repository's root package, whose targets may take their sources
+        /// from anywhere in the repository: an input no key can follow either.
+        var rootPackage: String?
     }
 
     private let context: VersionedWorkspace
@@ -79,6 +82,10 @@ struct BuildInputs {
             found.links.formUnion(links)
             if let other = componentsByFolder[real] {
                 if !links.isEmpty { found.components.insert(other.name) }
+                continue
+            }
+            guard !real.isEmpty else {
+                found.rootPackage = found.rootPackage ?? written
                 continue
             }
             guard seen.insert(real).inserted else { continue }
@@ -203,11 +210,6 @@ struct BuildInputs {
             return .generated(folder: folder, from: from)
         }
         let url = context.repository.workdir.appendingPathComponent(real)
-        guard !real.isEmpty else {
-            throw ToolError(
-                "'\(component)' depends on the package at \(written), which is the repository's root: make the root's package a component, "
-                    + "or depend on a package folder.", status: .usage)
-        }
         if FileStatus.isRegularFile(url) {
             throw ToolError("'\(component)' depends on \(written) (\(real)), which is a file, not a package folder: correct the path.", status: .usage)
         }

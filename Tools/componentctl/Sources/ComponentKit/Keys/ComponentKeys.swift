@@ -144,8 +144,8 @@ public struct ComponentKeys {
         var uncommitted = !(environment == .contentOnly && component.pin != nil) && trees.isDirty(path)
         let package = analysis.packages[component.name]
         let found = try inputs.resolve(component, manifest: package?.manifest)
-        var unreadable = found.unreadable
-        recipe += found.unreadable.map { "unreadable \($0)" }
+        var unreadable = found.unreadable + (found.rootPackage.map { ["the root package at \($0)"] } ?? [])
+        recipe += unreadable.map { "unreadable \($0)" }
         // A key of content is the component's own: compared over a whole closure, a change is named where it happened.
         let dependencies = environment == .contentOnly ? [] : Set(package?.edges.map(\.to) ?? []).union(found.components).sorted()
         for name in dependencies {
@@ -170,6 +170,12 @@ public struct ComponentKeys {
             "'\(component.name)' depends on a package componentctl cannot find, at \($0): SwiftPM cannot evaluate that manifest (or names "
                 + "the package by neither path nor URL), so its key cannot follow that package, no result of it is reused and 'affected' "
                 + "always names it. Correct the manifest ('swift package dump-package' in its folder shows SwiftPM's error)."
+        }
+        if let written = found.rootPackage {
+            warnings.append(
+                "'\(component.name)' depends on the repository's root package (\(written)), whose targets may read any folder of the "
+                    + "repository: its key cannot follow them, so no result of it is reused and 'affected' always names it. To key it, "
+                    + "move what it uses into a package folder of its own and depend on that.")
         }
         for (path, source) in found.packages.sorted(by: { $0.key < $1.key }) {
             switch source {

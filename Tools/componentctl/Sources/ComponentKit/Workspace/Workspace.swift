@@ -246,9 +246,23 @@ public struct Workspace: Sendable {
     /// The app called `name`, or an error suggesting the closest one.
     public func app(named name: String) throws -> AppDeclaration {
         if let app = apps.first(where: { $0.name == name }) { return app }
-        let hint = Suggestion.closest(to: name, in: apps.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
-        let known = apps.isEmpty ? " components.yaml declares no apps (see docs/apps.md)." : " See 'componentctl list --apps'."
-        throw ToolError("Unknown app '\(name)'.\(hint)\(known)", status: .usage)
+        if xcodeApps.contains(where: { $0.name == name }) {
+            throw ToolError("'\(name)' is an app an Xcode project assembles (xcode-apps:): componentctl does not build, run or key it.", status: .usage)
+        }
+        throw unknownApp(name, among: apps.map(\.name))
+    }
+
+    /// Checks that `name` is an app of `apps:` or `xcode-apps:`, what `list`, `graph` and `status` select by.
+    public func checkAppExists(_ name: String) throws {
+        let names = apps.map(\.name) + xcodeApps.map(\.name)
+        guard !names.contains(name) else { return }
+        throw unknownApp(name, among: names)
+    }
+
+    private func unknownApp(_ name: String, among names: [String]) -> ToolError {
+        let hint = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        let known = names.isEmpty ? " components.yaml declares no apps: add an 'apps:' or 'xcode-apps:' section." : " See 'componentctl list --apps'."
+        return ToolError("Unknown app '\(name)'.\(hint)\(known)", status: .usage)
     }
 
     /// The absolute folder of `component`.

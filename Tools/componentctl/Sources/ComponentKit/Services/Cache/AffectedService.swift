@@ -35,7 +35,7 @@ public enum AffectedService {
 
     /// Every component, and every app: what a first run or a run without a base tests.
     public static func all(_ workspace: Workspace) -> [Row] {
-        workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + appNames(workspace).map { appRow($0, reason: "all") }
+        workspace.components.map { Row(name: $0.name, path: $0.path, reason: "all") } + appNames(workspace).map { appRow($0, reason: "all", in: workspace) }
     }
 
     /// The apps of components.yaml (those Xcode projects assemble too), or `app`, the root package, when it declares none.
@@ -43,8 +43,9 @@ public enum AffectedService {
         workspace.apps.isEmpty && workspace.xcodeApps.isEmpty ? ["app"] : workspace.apps.map(\.name) + workspace.xcodeApps.map(\.name)
     }
 
-    private static func appRow(_ name: String, reason: String) -> Row {
-        Row(name: name, path: ".", reason: reason, kind: .app)
+    /// An app's row: at its Xcode project, or at the root, whose package builds the others.
+    private static func appRow(_ name: String, reason: String, in workspace: Workspace) -> Row {
+        Row(name: name, path: workspace.xcodeApps.first { $0.name == name }?.project ?? ".", reason: reason, kind: .app)
     }
 
     /// The affected components between `base` and `head`, with `uncommitted` changes when asked.
@@ -80,8 +81,8 @@ public enum AffectedService {
             }
             paths[component.name] = own
             successors[component.name, default: []] += found.components
-            // Inputs no path names (a dependency spelled as an expression) may have changed anywhere: always affected.
-            if !found.unreadable.isEmpty { unknownInputs.insert(component.name) }
+            // Inputs no path names (a dependency spelled as an expression, the root package) may have changed anywhere: always affected.
+            if !found.unreadable.isEmpty || found.rootPackage != nil { unknownInputs.insert(component.name) }
         }
         // Each app's own files (`apps.<name>.paths`); without, everything outside the component folders, as its key.
         let ownPaths = Dictionary(
@@ -134,9 +135,9 @@ public enum AffectedService {
         for app in workspace.xcodeApps { linked[app.name] = graph.closure(of: Set(app.components)) }
         for app in appNames(workspace) {
             if changedApps.contains(app) {
-                rows.append(appRow(app, reason: "changed"))
+                rows.append(appRow(app, reason: "changed", in: workspace))
             } else if !touched.isDisjoint(with: linked[app] ?? Set(workspace.components.map(\.name))) {
-                rows.append(appRow(app, reason: "dependent"))
+                rows.append(appRow(app, reason: "dependent", in: workspace))
             }
         }
         return rows

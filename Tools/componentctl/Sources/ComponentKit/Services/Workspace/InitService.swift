@@ -190,7 +190,9 @@ public enum InitService {
                 name = "\(wanted)-\(counter)"
                 counter += 1
             }
-            return XcodeApp(name: name, project: project, paths: XcodeProjects.paths(of: project, in: root), components: members)
+            return XcodeApp(
+                name: name, project: project, paths: XcodeProjects.paths(of: project, in: root, componentFolders: components.map(\.package.path)),
+                components: members)
         }
     }
 

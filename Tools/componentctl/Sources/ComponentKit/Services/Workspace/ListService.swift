@@ -35,7 +35,10 @@ public enum ListService {
     /// One app of `list --apps`.
     public struct AppRow: Codable, Sendable, Equatable {
         public var name: String
+        /// Its SwiftPM product; empty for an app an Xcode project assembles.
         public var product: String
+        /// The `.xcodeproj` that assembles it (`xcode-apps:`), nil for an app of `apps:`.
+        public var project: String?
         /// The components listed as its content.
         public var components: [String]
         /// Every component it is made of: its content's dependencies, the shell's, and its features' runtime plugins.
@@ -64,6 +67,12 @@ public enum ListService {
                 linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: missing,
                 settingsPrefix: analysis.workspace.settingsPrefix, scheme: analysis.workspace.scheme, start: analysis.workspace.start)
         }
+            + analysis.workspace.xcodeApps.map { app in
+                let names = AppPlan.closure(of: Set(app.components), analysis)
+                return AppRow(
+                    name: app.name, product: "", project: app.project, components: app.components,
+                    linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: [:])
+            }
     }
 
     /// `list --apps` as text or JSON.
@@ -74,7 +83,7 @@ public enum ListService {
             [["APP", "PRODUCT", "COMPONENTS", "LINKS", "MISSING"]]
             + rows.map { row in
                 [
-                    row.name, row.product, row.components.joined(separator: ","), "\(row.linked.count) components",
+                    row.name, row.project ?? row.product, row.components.joined(separator: ","), "\(row.linked.count) components",
                     row.missing.isEmpty ? "-" : row.missing.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
                 ]
             }
@@ -83,13 +92,15 @@ public enum ListService {
 
     /// The rows of `analysis`, in components.yaml order; with `app`, only the components that app links.
     public static func rows(_ analysis: WorkspaceAnalysis, app: String? = nil) throws -> [Row] {
-        let linked = AppPlan.linkedComponents(analysis)
-        let only = try app.map { linked[try analysis.workspace.app(named: $0).name] ?? [] }
+        let linked = AppPlan.componentsOfEveryApp(analysis)
+        try app.map(analysis.workspace.checkAppExists)
+        let only = app.map { linked[$0] ?? [] }
+        let apps = analysis.workspace.apps.map(\.name) + analysis.workspace.xcodeApps.map(\.name)
         return analysis.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             Row(
                 name: component.name, layer: component.layer, kind: component.kind.rawValue, extends: component.extends, path: component.path,
                 version: component.version, pin: component.pin, modules: analysis.packages[component.name]?.modules ?? [],
-                apps: analysis.workspace.apps.map(\.name).filter { linked[$0]?.contains(component.name) == true })
+                apps: apps.filter { linked[$0]?.contains(component.name) == true })
         }
     }
 

@@ -21,9 +21,10 @@ public enum StatusService {
         let repository = context.repository
         let head = try repository.headCommit()
         let changed = try repository.changedFiles(under: context.prefix)
-        let linked = AppPlan.linkedComponents(try WorkspaceAnalysis.analyze(context.workspace, readSources: false))
-        let only = try app.map { linked[try context.workspace.app(named: $0).name] ?? [] }
-        let apps = context.workspace.apps.map(\.name)
+        let linked = AppPlan.componentsOfEveryApp(try WorkspaceAnalysis.analyze(context.workspace, readSources: false))
+        try app.map(context.workspace.checkAppExists)
+        let only = app.map { linked[$0] ?? [] }
+        let apps = context.workspace.apps.map(\.name) + context.workspace.xcodeApps.map(\.name)
         return try context.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             let path = context.repositoryPath(of: component)
             let last = try context.releases(of: component).first

@@ -19,8 +19,8 @@ struct GraphCommand: ParsableCommand {
         let workspace = try global.workspace()
         var analysis = try WorkspaceAnalysis.analyze(workspace)
         if let app {
-            let name = try analysis.workspace.app(named: app).name
-            analysis = analysis.restricted(to: AppPlan.linkedComponents(analysis)[name] ?? [])
+            try analysis.workspace.checkAppExists(app)
+            analysis = analysis.restricted(to: AppPlan.componentsOfEveryApp(analysis)[app] ?? [])
         }
         var affected: [String: String] = [:]
         if let affectedBase {
