@@ -330,17 +330,21 @@ import TestSupport
     }
 
     /// A project as Xcode 16 writes it: a main group listing its targets' folders (one through a group that has no folder of
-    /// its own, one by the project's folder), a file, the local package it links, and the products it builds; each object
-    /// on one line or several, as Xcode writes them.
+    /// its own, one by the project's folder, one holding components), a file git ignores, a file outside its group's folder,
+    /// the local package it links, and the products it builds; each object on one line or several, as Xcode writes them.
     static let projectWithSeveralTargets = """
         // !$*UTF8*$!
         {
         \tarchiveVersion = 1;
         \tobjectVersion = 77;
         \tobjects = {
-        \t\tM0 = {isa = PBXGroup; children = (F1, G1, G2, V1, P1, R1, X1); sourceTree = "<group>"; };
+        \t\tM0 = {isa = PBXGroup; children = (F1, F2, G1, G2, V1, P1, R1, X1, A0); sourceTree = "<group>"; };
         \t\tF1 /* app.yml */ = {isa = PBXFileReference; path = app.yml; sourceTree = "<group>"; };
-        \t\tG1 /* TeamApp */ = {isa = PBXGroup; children = (); path = TeamApp; sourceTree = "<group>"; };
+        \t\tF2 /* Secrets.xcconfig */ = {isa = PBXFileReference; path = Secrets.xcconfig; sourceTree = "<group>"; };
+        \t\tG1 /* TeamApp */ = {isa = PBXGroup; children = (S1, S2); path = TeamApp; sourceTree = "<group>"; };
+        \t\tS1 /* Thing.swift */ = {isa = PBXFileReference; path = ../Shared/Thing.swift; sourceTree = "<group>"; };
+        \t\tS2 /* AppMain.swift */ = {isa = PBXFileReference; path = AppMain.swift; sourceTree = "<group>"; };
+        \t\tA0 /* App */ = {isa = PBXGroup; children = (); path = App; sourceTree = "<group>"; };
         \t\tG2 /* NotificationExtension */ = {isa = PBXFileSystemSynchronizedRootGroup; path = NotificationExtension; sourceTree = "<group>"; };
         \t\tV1 /* Targets */ = {isa = PBXGroup; children = (G3, G4); name = Targets; sourceTree = "<group>"; };
         \t\tG3 /* Widgets */ = {isa = PBXGroup; children = (); path = Widgets; sourceTree = "<group>"; };
@@ -367,13 +371,22 @@ import TestSupport
             try scratch.write(file, "// \(file)\n")
         }
         try scratch.write("app.yml", "name: TeamApp\n")
+        try scratch.write("Shared/Thing.swift", "// shared\n")
+        try scratch.write("App/README.md", "# The app's packages\n")
+        try scratch.write(".gitignore", ".build/\nGenerated/\nSecrets.xcconfig\n")
+        try scratch.write("Secrets.xcconfig", "KEY = made by a script\n")
         try scratch.commitAll("the app's project")
         #expect(try tool(scratch, ["init"]).status == 0)
         let app = try #require(try scratch.load().xcodeApps.first)
-        #expect(app.paths == ["TeamApp.xcodeproj", "TeamApp", "NotificationExtension", "Support/Shared", "Widgets", "app.yml", "project.yml"])
+        #expect(
+            app.paths == [
+                "TeamApp.xcodeproj", "TeamApp", "App", "NotificationExtension", "Shared/Thing.swift", "Support/Shared", "Widgets", "app.yml", "project.yml",
+            ])
         #expect(app.components == ["Feed"])
         try scratch.commitAll("adopted")
-        for file in ["NotificationExtension/Service.swift", "Widgets/Widget.swift", "Support/Shared/Log.swift", "project.yml"] {
+        for file in [
+            "NotificationExtension/Service.swift", "Widgets/Widget.swift", "Support/Shared/Log.swift", "project.yml", "Shared/Thing.swift", "App/README.md",
+        ] {
             try scratch.write(file, "// changed\n")
             try scratch.commitAll("\(file) changes")
             let affected = try tool(scratch, ["affected", "--base", "HEAD~1", "--format", "json"])
@@ -381,6 +394,13 @@ import TestSupport
                 affected.output.contains(#""path" : "TeamApp.xcodeproj""#) && affected.output.contains(#""reason" : "changed""#), "\(file): \(affected.output)")
             #expect(!affected.output.contains(#""name" : "Feed""#), "\(file): \(affected.output)")
         }
+        // A component in a folder of its paths is no file of its own: Profile, which it does not link, leaves it as it is.
+        try scratch.write("App/Profile/Sources/Profile/More.swift", "public let more = 1\n")
+        try scratch.commitAll("profile changes")
+        let unlinked = try tool(scratch, ["affected", "--base", "HEAD~1", "--format", "json"])
+        #expect(!unlinked.output.contains("TeamApp"), "\(unlinked.output)")
+        try scratch.write("App/Profile/Sources/Profile/More.swift", "public let more = 2\n")
+        #expect(try !tool(scratch, ["affected", "--base", "HEAD", "--uncommitted"]).output.contains("TeamApp"))
         // It is an app to list, graph and status, which name it and take it for --app; not one to build.
         let apps = try tool(scratch, ["list", "--apps"])
         #expect(apps.output.contains("TeamApp") && apps.output.contains("TeamApp.xcodeproj"), "\(apps.output)")
@@ -502,5 +522,9 @@ import TestSupport
         let baseline = try scratch.read("componentctl-baseline.json")
         #expect(baseline.contains("\"Tools/Lone/main.swift\""), "\(baseline)")
         #expect(!baseline.contains("/./") && !baseline.contains("//"), "\(baseline)")
+        // A baseline an earlier componentctl wrote, with the `./`, still accepts the finding.
+        try scratch.write("componentctl-baseline.json", baseline.replacingOccurrences(of: "Tools/Lone/main.swift", with: "Tools/Lone/.//main.swift"))
+        let checked = try tool(scratch, ["check-layers"])
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
     }
 }

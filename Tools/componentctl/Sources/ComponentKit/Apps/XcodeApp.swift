@@ -78,48 +78,52 @@ enum XcodeProjects {
     }
 
     /// The files that belong to the app `project` builds: the project and, beside it, the folder named like it (the
-    /// usual place of its sources), or below the top the project's whole folder; the files and folders its main group
-    /// lists (its targets' sources, wherever they are), but no component's folder; and the spec that generates it
-    /// (XcodeGen's `project.yml`, Tuist's `Project.swift`).
-    static func paths(of project: String, in root: URL, componentFolders: [String]) -> [String] {
+    /// usual place of its sources), or below the top the project's whole folder; the files and folders its groups list
+    /// (its targets' sources, wherever they are) that git tracks, each once (not below another), and none in a component's
+    /// folder; and the spec that generates it (XcodeGen's `project.yml`, Tuist's `Project.swift`). `isTracked` says
+    /// whether git tracks a file, or files below a folder, at a path relative to the root.
+    static func paths(of project: String, in root: URL, componentFolders: [String], isTracked: (String) -> Bool) -> [String] {
         let parent = (project as NSString).deletingLastPathComponent
         let sources = (project as NSString).deletingPathExtension
-        var paths = parent.isEmpty ? (FileStatus.isFolder(root.appendingPathComponent(sources)) ? [project, sources] : [project]) : [parent]
+        let paths = parent.isEmpty ? (FileStatus.isFolder(root.appendingPathComponent(sources)) ? [project, sources] : [project]) : [parent]
         let specs = ["project.yml", "project.yaml", "Project.swift"].map { parent.isEmpty ? $0 : parent + "/" + $0 }
-        let candidates = mainGroupPaths(of: project, in: root) + specs.filter { FileStatus.exists(root.appendingPathComponent($0)) }
-        let within = { (path: String, folder: String) in path == folder || path.hasPrefix(folder + "/") }
-        for path in candidates where !paths.contains(where: { within(path, $0) }) && !componentFolders.contains(where: { within(path, $0) }) {
-            paths.append(path)
+        var kept = Set(paths + componentFolders)
+        var added: [String] = []
+        // Shorter paths first: a folder is kept before what it holds.
+        for path in (groupPaths(of: project, in: root) + specs).sorted(by: { ($0.count, $0) < ($1.count, $1) }) {
+            let ancestors = path.indices.filter { path[$0] == "/" }.map { String(path[..<$0]) } + [path]
+            guard !ancestors.contains(where: kept.contains), isTracked(path) else { continue }
+            kept.insert(path)
+            added.append(path)
         }
-        return paths
+        return paths + added.sorted()
     }
 
-    /// The files and folders the main group of `project` lists, relative to the root: each group or file with a path
-    /// of its own (what a group holds lies below it), through groups that have none. None when the project cannot be read,
-    /// and none outside the repository or naming all of it.
-    static func mainGroupPaths(of project: String, in root: URL) -> [String] {
+    /// Every file and folder the groups of `project` list, relative to the root, each from the folder of its group (or the
+    /// project's). None when the project cannot be read; never one outside the repository or the root itself.
+    static func groupPaths(of project: String, in root: URL) -> [String] {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(project + "/project.pbxproj").path),
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
             let objects = plist["objects"] as? [String: Any], let rootID = plist["rootObject"] as? String,
-            let mainID = (objects[rootID] as? [String: Any])?["mainGroup"] as? String, let main = objects[mainID] as? [String: Any]
+            let mainID = (objects[rootID] as? [String: Any])?["mainGroup"] as? String
         else { return [] }
         let projectFolder = (project as NSString).deletingLastPathComponent
-        let base = [projectFolder, main["path"] as? String ?? ""].filter { !$0.isEmpty }.joined(separator: "/")
         var found: [String] = []
-        var pending = main["children"] as? [String] ?? []
-        var seen: Set<String> = [mainID]
-        while let id = pending.popLast() {
+        var pending = [(id: mainID, folder: projectFolder)]
+        var seen = Set<String>()
+        while let (id, parentFolder) = pending.popLast() {
             guard seen.insert(id).inserted, let object = objects[id] as? [String: Any] else { continue }
-            // Only paths relative to the group or to the project's folder are files of the repository (not the SDK's or a build's).
-            guard let tree = object["sourceTree"] as? String, tree == "<group>" || tree == "SOURCE_ROOT" else { continue }
-            guard let path = object["path"] as? String else {
-                pending += object["children"] as? [String] ?? []
-                continue
+            // Only paths relative to a group or to the project's folder are files of the repository (not the SDK's or a build's).
+            let tree = object["sourceTree"] as? String ?? "<group>"
+            guard tree == "<group>" || tree == "SOURCE_ROOT" else { continue }
+            var folder = tree == "SOURCE_ROOT" ? projectFolder : parentFolder
+            if let path = object["path"] as? String {
+                guard !path.hasPrefix("/"), let parts = LexicalPath.parts(of: folder + "/" + path, aboveTop: .fail) else { continue }
+                folder = parts.joined(separator: "/")
+                if !folder.isEmpty { found.append(folder) }
             }
-            let folder = tree == "SOURCE_ROOT" ? projectFolder : base
-            guard let parts = LexicalPath.parts(of: folder + "/" + path, aboveTop: .fail), !parts.isEmpty else { continue }
-            found.append(parts.joined(separator: "/"))
+            pending += (object["children"] as? [String] ?? []).map { ($0, folder) }
         }
-        return found.sorted()
+        return found
     }
 }

@@ -12,7 +12,11 @@ public struct Baseline: Sendable, Codable, Equatable {
         /// The message.
         public var message: String
 
-        var fingerprint: String { "\(rule)|\(path)|\(message)" }
+        /// The path as findings now write it: a baseline written before kept a target's `./` (`App/./main.swift`).
+        var fingerprint: String {
+            let plain = path.contains("/.") || path.contains("//") || path.hasPrefix("./") ? LexicalPath.resolve(path).dropFirst() : path[...]
+            return "\(rule)|\(plain)|\(message)"
+        }
     }
 
     /// The file format's version.

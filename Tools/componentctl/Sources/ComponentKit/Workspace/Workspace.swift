@@ -249,7 +249,7 @@ public struct Workspace: Sendable {
         if xcodeApps.contains(where: { $0.name == name }) {
             throw ToolError("'\(name)' is an app an Xcode project assembles (xcode-apps:): componentctl does not build, run or key it.", status: .usage)
         }
-        throw unknownApp(name, among: apps.map(\.name))
+        throw unknownApp(name, among: apps.map(\.name) + xcodeApps.map(\.name))
     }
 
     /// Checks that `name` is an app of `apps:` or `xcode-apps:`, what `list`, `graph` and `status` select by.

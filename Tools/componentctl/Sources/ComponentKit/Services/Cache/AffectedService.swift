@@ -108,18 +108,23 @@ public enum AffectedService {
                 return external && locks[0] != locks[1]
             }.map(\.name))
         let folders = workspace.components.map(context.repositoryPath(of:))
-        let outsideComponents = { (file: String) in
-            file.hasPrefix(context.prefix.isEmpty ? "" : context.prefix + "/") && !folders.contains { file == $0 || file.hasPrefix($0 + "/") }
-        }
-        let outsideChanged =
-            try ownPaths.values.contains(where: \.isEmpty)
-            && repository.changedFiles(between: baseCommit, and: headCommit).contains(where: outsideComponents)
-        var changedApps = Set(ownPaths.filter { $0.value.isEmpty ? outsideChanged : !$0.value.isDisjoint(with: changedPaths) }.keys)
+        let inComponent = { (file: String) in folders.contains { file == $0 || file.hasPrefix($0 + "/") } }
+        let outsideComponents = { (file: String) in file.hasPrefix(context.prefix.isEmpty ? "" : context.prefix + "/") && !inComponent(file) }
+        // An app's own files are never a component's: a folder of its paths that holds components counts only the rest.
+        let holdsComponents = { (own: Set<String>) in own.contains { path in folders.contains { $0.hasPrefix(path + "/") } } }
+        let isOwn = { (file: String, own: Set<String>) in own.contains { file == $0 || file.hasPrefix($0 + "/") } && !inComponent(file) }
+        let needsFiles = ownPaths.values.contains { $0.isEmpty || holdsComponents($0) }
+        let changedFiles = needsFiles ? try repository.changedFiles(between: baseCommit, and: headCommit) : []
+        let outsideChanged = changedFiles.contains(where: outsideComponents)
+        var changedApps = Set(
+            ownPaths.filter { _, own in
+                own.isEmpty ? outsideChanged : holdsComponents(own) ? changedFiles.contains { isOwn($0, own) } : !own.isDisjoint(with: changedPaths)
+            }.keys)
         if uncommitted {
             for file in try repository.changedFiles(under: context.prefix) {
                 let under = { (path: String) in file == path || file.hasPrefix(path + "/") }
                 for component in workspace.components where paths[component.name]?.contains(where: under) == true { changed.insert(component.name) }
-                for (app, own) in ownPaths where own.isEmpty ? outsideComponents(file) : own.contains(where: under) { changedApps.insert(app) }
+                for (app, own) in ownPaths where own.isEmpty ? outsideComponents(file) : isOwn(file, own) { changedApps.insert(app) }
             }
         }
         let dependents = DependencyGraph(nodes: workspace.components.map(\.name), successors: successors).dependents(of: changed)

@@ -119,7 +119,7 @@ public enum InitService {
             edges[name] = Set(package.dependencies.compactMap { byPath[$0] }).subtracting([name])
         }
         let proposal = LayerProposal(components: named.map(\.name), edges: edges, oneLayer: options.oneLayer)
-        let apps = xcodeApps(of: projects, components: named, root: root)
+        let apps = xcodeApps(of: projects, components: named, root: root, repository: repository)
         let yaml = InitYAML.render(
             root: root, components: named.map { ($0.name, $0.package.path) }, proposal: proposal, edges: edges, baseline: baselineFile, xcodeApps: apps)
         var workspace = try WorkspaceLoader.load(bytes: Array(yaml.utf8), root: root)
@@ -174,8 +174,16 @@ public enum InitService {
     }
 
     /// An app for each Xcode project that links components: by their products' names or their folders.
-    private static func xcodeApps(of projects: [String], components: [(name: String, package: FoundPackage)], root: URL) -> [XcodeApp] {
+    private static func xcodeApps(
+        of projects: [String], components: [(name: String, package: FoundPackage)], root: URL, repository: GitRepository?
+    ) -> [XcodeApp] {
         var taken = Set(components.map { $0.name.lowercased() })
+        // A file a project lists but git does not track (made by a script, or ignored) is not in a clone: no app path.
+        let prefix = repository?.relativePath(of: root).map { $0.isEmpty ? "" : $0 + "/" }
+        let isTracked = { (path: String) -> Bool in
+            guard let repository, let prefix else { return FileStatus.exists(root.appendingPathComponent(path)) }
+            return (try? repository.isTracked(prefix + path)) == true || (try? repository.indexHasFiles(under: prefix + path)) == true
+        }
         return projects.compactMap { project in
             let links = XcodeProjects.links(of: project, in: root)
             let members = components.filter { name, package in
@@ -191,7 +199,9 @@ public enum InitService {
                 counter += 1
             }
             return XcodeApp(
-                name: name, project: project, paths: XcodeProjects.paths(of: project, in: root, componentFolders: components.map(\.package.path)),
+                name: name, project: project,
+                paths: XcodeProjects.paths(
+                    of: project, in: root, componentFolders: components.map(\.package.path), isTracked: isTracked),
                 components: members)
         }
     }
