@@ -57,7 +57,7 @@ enum GraphPage {
                 unreadable: package?.manifest == nil, affected: affected[component.name])
         }
         let linked = AppPlan.componentsOfEveryApp(analysis)
-        let apps = (workspace.apps.map(\.name) + workspace.xcodeApps.map(\.name)).map { App(name: $0, components: (linked[$0] ?? []).sorted()) }
+        let apps = workspace.allAppNames.map { App(name: $0, components: (linked[$0] ?? []).sorted()) }
         let data = Data(
             workspace: workspace.name, layers: workspace.rules.layers, components: components,
             edges: edges, apps: apps, affectedBase: affectedBase)

@@ -249,17 +249,20 @@ public struct Workspace: Sendable {
         if xcodeApps.contains(where: { $0.name == name }) {
             throw ToolError("'\(name)' is an app an Xcode project assembles (xcode-apps:): componentctl does not build, run or key it.", status: .usage)
         }
-        throw unknownApp(name, among: apps.map(\.name) + xcodeApps.map(\.name))
+        throw unknownApp(name)
     }
 
-    /// Checks that `name` is an app of `apps:` or `xcode-apps:`, what `list`, `graph` and `status` select by.
+    /// The names of the apps of `apps:`, then of `xcode-apps:`: what `list`, `graph` and `status` take for `--app`.
+    public var allAppNames: [String] { apps.map(\.name) + xcodeApps.map(\.name) }
+
+    /// Checks that `name` is an app of `apps:` or `xcode-apps:`.
     public func checkAppExists(_ name: String) throws {
-        let names = apps.map(\.name) + xcodeApps.map(\.name)
-        guard !names.contains(name) else { return }
-        throw unknownApp(name, among: names)
+        guard !allAppNames.contains(name) else { return }
+        throw unknownApp(name)
     }
 
-    private func unknownApp(_ name: String, among names: [String]) -> ToolError {
+    private func unknownApp(_ name: String) -> ToolError {
+        let names = allAppNames
         let hint = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
         let known = names.isEmpty ? " components.yaml declares no apps: add an 'apps:' or 'xcode-apps:' section." : " See 'componentctl list --apps'."
         return ToolError("Unknown app '\(name)'.\(hint)\(known)", status: .usage)

@@ -40,7 +40,7 @@ public enum AffectedService {
 
     /// The apps of components.yaml (those Xcode projects assemble too), or `app`, the root package, when it declares none.
     static func appNames(_ workspace: Workspace) -> [String] {
-        workspace.apps.isEmpty && workspace.xcodeApps.isEmpty ? ["app"] : workspace.apps.map(\.name) + workspace.xcodeApps.map(\.name)
+        workspace.allAppNames.isEmpty ? ["app"] : workspace.allAppNames
     }
 
     /// An app's row: at its Xcode project, or at the root, whose package builds the others.

@@ -55,7 +55,8 @@ public enum ListService {
 
     /// The apps of `analysis`, in components.yaml order.
     public static func appRows(_ analysis: WorkspaceAnalysis) -> [AppRow] {
-        let linked = AppPlan.linkedComponents(analysis)
+        let linked = AppPlan.componentsOfEveryApp(analysis)
+        let inOrder = { (names: Set<String>) in analysis.workspace.components.map(\.name).filter(names.contains) }
         return analysis.workspace.apps.map { app in
             var missing: [String: String] = [:]
             for absence in app.missing {
@@ -64,14 +65,11 @@ public enum ListService {
             let names = linked[app.name] ?? []
             return AppRow(
                 name: app.name, product: app.product, components: app.componentNames,
-                linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: missing,
+                linked: inOrder(names), missing: missing,
                 settingsPrefix: analysis.workspace.settingsPrefix, scheme: analysis.workspace.scheme, start: analysis.workspace.start)
         }
             + analysis.workspace.xcodeApps.map { app in
-                let names = AppPlan.closure(of: Set(app.components), analysis)
-                return AppRow(
-                    name: app.name, product: "", project: app.project, components: app.components,
-                    linked: analysis.workspace.components.map(\.name).filter(names.contains), missing: [:])
+                AppRow(name: app.name, product: "", project: app.project, components: app.components, linked: inOrder(linked[app.name] ?? []), missing: [:])
             }
     }
 
@@ -95,7 +93,7 @@ public enum ListService {
         let linked = AppPlan.componentsOfEveryApp(analysis)
         try app.map(analysis.workspace.checkAppExists)
         let only = app.map { linked[$0] ?? [] }
-        let apps = analysis.workspace.apps.map(\.name) + analysis.workspace.xcodeApps.map(\.name)
+        let apps = analysis.workspace.allAppNames
         return analysis.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             Row(
                 name: component.name, layer: component.layer, kind: component.kind.rawValue, extends: component.extends, path: component.path,

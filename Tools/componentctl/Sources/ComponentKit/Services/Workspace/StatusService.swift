@@ -24,7 +24,7 @@ public enum StatusService {
         let linked = AppPlan.componentsOfEveryApp(try WorkspaceAnalysis.analyze(context.workspace, readSources: false))
         try app.map(context.workspace.checkAppExists)
         let only = app.map { linked[$0] ?? [] }
-        let apps = context.workspace.apps.map(\.name) + context.workspace.xcodeApps.map(\.name)
+        let apps = context.workspace.allAppNames
         return try context.workspace.components.filter { only?.contains($0.name) ?? true }.map { component in
             let path = context.repositoryPath(of: component)
             let last = try context.releases(of: component).first
